@@ -1,0 +1,4 @@
+//! iofic (work in progress).
+#![no_std]
+
+pub mod caps;

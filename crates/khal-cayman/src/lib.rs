@@ -1,0 +1,2 @@
+//! khal-cayman (work in progress).
+#![no_std]

@@ -1,0 +1,2 @@
+//! khal-mariana (work in progress).
+#![no_std]

@@ -1,0 +1,2 @@
+//! khal-sunda (work in progress).
+#![no_std]

@@ -1,0 +1,2 @@
+//! khal (work in progress).
+#![no_std]

@@ -1,0 +1,48 @@
+//! The one register-access trait of the neuron HAL family.
+//!
+//! Every crate above this one reaches device registers through [`Mmio`]: a 32-bit read or
+//! write at a byte offset inside a register window. Three kinds of window plug in:
+//!
+//! * [`VolatileMmio`] — a volatile pointer into a mapped PCI BAR (the only `unsafe` for MMIO);
+//! * [`FakeRegs`] — a recording fake register file for tests (trace of every access, with
+//!   programmable read values);
+//! * the device model in `neuron-emu`, which must observe doorbell writes as they happen.
+//!
+//! No implementation hands out `&`/`&mut` references into device memory: a reference lets the
+//! compiler invent, merge or elide accesses, which is wrong for registers with side effects
+//! (a tail-pointer increment is a command, not a store).
+//!
+//! ```
+//! use mmio::{FakeRegs, Mmio, MmioExt, Access};
+//!
+//! let regs: FakeRegs<16, 16> = FakeRegs::new();
+//! regs.preset(0x200, 0x1111);
+//! let win = regs.window(0x200); // a sub-block at +0x200
+//! assert_eq!(win.read32(0x0), 0x1111);
+//! win.write32(0x4, 0x2);
+//! assert_eq!(regs.trace(), [Access::Read { offset: 0x200, value: 0x1111 },
+//!                           Access::Write { offset: 0x204, value: 0x2 }]);
+//! ```
+#![no_std]
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing,
+        clippy::cast_possible_truncation
+    )
+)]
+
+mod access;
+mod fake;
+mod register;
+mod volatile;
+mod window;
+
+pub use access::{BUS_ERROR_READ, Mmio, MmioExt};
+pub use fake::{Access, FakeRegs};
+pub use register::Register;
+pub use volatile::VolatileMmio;
+pub use window::Window;

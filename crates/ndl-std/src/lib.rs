@@ -1,0 +1,1 @@
+//! ndl-std (work in progress).

@@ -1,0 +1,1 @@
+//! neuron-emu (work in progress).

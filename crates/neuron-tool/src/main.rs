@@ -1,0 +1,2 @@
+//! neuron-tool (work in progress).
+fn main() {}

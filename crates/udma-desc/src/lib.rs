@@ -1,0 +1,4 @@
+//! udma-desc (work in progress).
+#![no_std]
+
+pub mod caps;

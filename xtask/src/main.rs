@@ -1,0 +1,98 @@
+//! Developer tasks for the workspace: `cargo xtask <task>`.
+//!
+//! * `ci` — everything CI checks: fmt, clippy (`-D warnings`), the README's test command,
+//!   the no_std link check, and rustdoc with warnings denied.
+//! * `test` — the README's test command alone.
+//! * `nostd` — build `nostd-check/`, a `#![no_std]` staticlib with its own `#[panic_handler]`
+//!   that links every no_std crate: a crate (or a dependency feature) that drags in `std`
+//!   makes it fail with a duplicate `panic_impl` lang item.
+//! * `fuzz [SECONDS]` — run each cargo-fuzz target for a bounded time (nightly; not in `ci`).
+//! * `bench` — `cargo bench` for the whole workspace.
+
+use std::process::{Command, ExitCode};
+
+fn cargo() -> Command {
+    Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+}
+
+fn run(what: &str, mut cmd: Command) -> Result<(), String> {
+    eprintln!("xtask: {what}: {cmd:?}");
+    let status = cmd.status().map_err(|e| format!("{what}: cannot start: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{what} failed ({status})"))
+    }
+}
+
+/// The README's test command.
+fn test() -> Result<(), String> {
+    let mut c = cargo();
+    c.args(["test", "--workspace", "--all-targets"]);
+    run("tests", c)?;
+    let mut c = cargo();
+    c.args(["test", "--workspace", "--doc"]);
+    run("doc tests", c)
+}
+
+fn nostd() -> Result<(), String> {
+    let mut c = cargo();
+    c.args(["build", "--release", "--manifest-path", "nostd-check/Cargo.toml"]);
+    run("no_std check", c)
+}
+
+fn ci() -> Result<(), String> {
+    let mut c = cargo();
+    c.args(["fmt", "--all", "--check"]);
+    run("fmt", c)?;
+    let mut c = cargo();
+    c.args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]);
+    run("clippy", c)?;
+    test()?;
+    nostd()?;
+    let mut c = cargo();
+    c.args(["doc", "--workspace", "--no-deps"]);
+    c.env("RUSTDOCFLAGS", "-D warnings");
+    run("docs", c)
+}
+
+fn fuzz(seconds: &str) -> Result<(), String> {
+    let list = Command::new("cargo")
+        .args(["+nightly", "fuzz", "list"])
+        .current_dir("fuzz")
+        .output()
+        .map_err(|e| format!("cargo fuzz list: {e} (install with `cargo install cargo-fuzz`)"))?;
+    if !list.status.success() {
+        return Err("cargo fuzz list failed (install with `cargo install cargo-fuzz`)".into());
+    }
+    for target in String::from_utf8_lossy(&list.stdout).split_whitespace() {
+        let mut c = Command::new("cargo");
+        c.args(["+nightly", "fuzz", "run", target, "--", &format!("-max_total_time={seconds}")]);
+        c.current_dir("fuzz");
+        run(&format!("fuzz {target}"), c)?;
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("ci") => ci(),
+        Some("test") => test(),
+        Some("nostd") => nostd(),
+        Some("fuzz") => fuzz(args.get(1).map(String::as_str).unwrap_or("30")),
+        Some("bench") => {
+            let mut c = cargo();
+            c.args(["bench", "--workspace"]);
+            run("bench", c)
+        }
+        _ => Err("usage: cargo xtask <ci|test|nostd|fuzz [SECONDS]|bench>".into()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
