@@ -1,0 +1,25 @@
+//! The doorbell: how software tells an engine that descriptors are ready.
+
+use crate::QueueId;
+
+/// Rings a UDMA queue's tail-pointer-increment registers.
+///
+/// A write of `n` to a queue's tail-increment register hands the next `n` descriptors of that
+/// ring to the engine. `udma-desc` does not know register addresses (they belong to `khal`),
+/// so the ring code speaks to this trait; `khal` implements it over any `mmio::Mmio` window
+/// (a mapped BAR, a recording fake, the device model), and tests can record calls.
+pub trait Doorbell {
+    /// Hands `count` more RX (stream-to-memory) descriptors of `queue` to the engine.
+    fn ring_rx(&self, queue: QueueId, count: u32);
+    /// Hands `count` more TX (memory-to-stream) descriptors of `queue` to the engine.
+    fn ring_tx(&self, queue: QueueId, count: u32);
+}
+
+impl<T: Doorbell + ?Sized> Doorbell for &T {
+    fn ring_rx(&self, queue: QueueId, count: u32) {
+        (**self).ring_rx(queue, count)
+    }
+    fn ring_tx(&self, queue: QueueId, count: u32) {
+        (**self).ring_tx(queue, count)
+    }
+}
