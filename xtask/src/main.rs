@@ -17,7 +17,9 @@ fn cargo() -> Command {
 
 fn run(what: &str, mut cmd: Command) -> Result<(), String> {
     eprintln!("xtask: {what}: {cmd:?}");
-    let status = cmd.status().map_err(|e| format!("{what}: cannot start: {e}"))?;
+    let status = cmd
+        .status()
+        .map_err(|e| format!("{what}: cannot start: {e}"))?;
     if status.success() {
         Ok(())
     } else {
@@ -37,7 +39,12 @@ fn test() -> Result<(), String> {
 
 fn nostd() -> Result<(), String> {
     let mut c = cargo();
-    c.args(["build", "--release", "--manifest-path", "nostd-check/Cargo.toml"]);
+    c.args([
+        "build",
+        "--release",
+        "--manifest-path",
+        "nostd-check/Cargo.toml",
+    ]);
     run("no_std check", c)
 }
 
@@ -46,7 +53,14 @@ fn ci() -> Result<(), String> {
     c.args(["fmt", "--all", "--check"]);
     run("fmt", c)?;
     let mut c = cargo();
-    c.args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]);
+    c.args([
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ]);
     run("clippy", c)?;
     test()?;
     nostd()?;
@@ -67,7 +81,14 @@ fn fuzz(seconds: &str) -> Result<(), String> {
     }
     for target in String::from_utf8_lossy(&list.stdout).split_whitespace() {
         let mut c = Command::new("cargo");
-        c.args(["+nightly", "fuzz", "run", target, "--", &format!("-max_total_time={seconds}")]);
+        c.args([
+            "+nightly",
+            "fuzz",
+            "run",
+            target,
+            "--",
+            &format!("-max_total_time={seconds}"),
+        ]);
         c.current_dir("fuzz");
         run(&format!("fuzz {target}"), c)?;
     }

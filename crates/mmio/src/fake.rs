@@ -204,9 +204,18 @@ mod tests {
         assert_eq!(
             f.trace(),
             [
-                Access::Write { offset: 0x10, value: 5 },
-                Access::Read { offset: 0x10, value: 5 },
-                Access::Read { offset: 0x14, value: 0 },
+                Access::Write {
+                    offset: 0x10,
+                    value: 5
+                },
+                Access::Read {
+                    offset: 0x10,
+                    value: 5
+                },
+                Access::Read {
+                    offset: 0x14,
+                    value: 0
+                },
             ]
         );
         assert_eq!(f.writes(), [(0x10, 5)]);

@@ -82,17 +82,19 @@ mod tests {
     #[test]
     fn reads_and_writes_plain_memory_and_rejects_bad_offsets() {
         let mut backing = [0u32; 4];
-        let ptr = NonNull::from(&mut backing).cast::<u8>();
-        // SAFETY: `backing` outlives `m`, is aligned, 16 bytes long, and is only touched via `m`.
-        let m = unsafe { VolatileMmio::new(ptr, 16) };
-        m.write32(4, 0xdead_beef);
-        assert_eq!(m.read32(4), 0xdead_beef);
-        assert_eq!(m.read32(16), BUS_ERROR_READ, "past the end");
-        assert_eq!(m.read32(2), BUS_ERROR_READ, "misaligned");
-        assert_eq!(m.read32(usize::MAX - 1), BUS_ERROR_READ, "overflowing end");
-        m.write32(16, 1); // dropped, no panic
-        m.write32(12, 7);
-        drop(m);
+        {
+            let ptr = NonNull::from(&mut backing).cast::<u8>();
+            // SAFETY: `backing` outlives `m` (this block), is aligned, 16 bytes long, and is
+            // only touched through `m` inside the block.
+            let m = unsafe { VolatileMmio::new(ptr, 16) };
+            m.write32(4, 0xdead_beef);
+            assert_eq!(m.read32(4), 0xdead_beef);
+            assert_eq!(m.read32(16), BUS_ERROR_READ, "past the end");
+            assert_eq!(m.read32(2), BUS_ERROR_READ, "misaligned");
+            assert_eq!(m.read32(usize::MAX - 1), BUS_ERROR_READ, "overflowing end");
+            m.write32(16, 1); // dropped, no panic
+            m.write32(12, 7);
+        }
         assert_eq!(backing, [0, 0xdead_beef, 0, 7]);
     }
 }

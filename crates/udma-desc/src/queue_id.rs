@@ -13,7 +13,11 @@ pub struct InvalidQueueId(pub u32);
 
 impl core::fmt::Display for InvalidQueueId {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "queue id {} out of range (0..{})", self.0, QUEUES_PER_ENGINE)
+        write!(
+            f,
+            "queue id {} out of range (0..{})",
+            self.0, QUEUES_PER_ENGINE
+        )
     }
 }
 
