@@ -1,0 +1,362 @@
+//! One UDMA unit: its register file (M2S, S2M, gen) and the state behind it.
+//!
+//! Registers with behaviour (queue pointers, doorbells, `change_state`/`state`, the IOFIC
+//! windows) are decoded here; every other register in the unit's window is plain storage that
+//! reads back what was written (or its reset value), so bring-up code that programs AXI, prefetch
+//! or address-selector registers sees ordinary hardware.
+
+use std::collections::HashMap;
+
+use crate::engine_state::EngineState;
+use crate::fault::{Direction, Fault};
+use crate::iofic_model::{GROUP_A, GROUP_B, Level, RaisedAbort, UnitIofic};
+use crate::queue::QueueModel;
+use crate::regs_tmp as r;
+
+/// Queues per direction.
+pub const QUEUES: usize = r::QUEUES;
+
+/// One direction (M2S or S2M) of a unit.
+#[derive(Clone, Debug)]
+pub(crate) struct DirectionModel {
+    pub(crate) state: EngineState,
+    pub(crate) queues: [QueueModel; QUEUES],
+}
+
+impl DirectionModel {
+    fn new() -> Self {
+        Self {
+            state: EngineState::Disabled,
+            queues: core::array::from_fn(|_| QueueModel::new()),
+        }
+    }
+}
+
+/// What a register write asks the scheduler to do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Wake {
+    /// Nothing new can run.
+    None,
+    /// Queue pair `q` may be able to run.
+    Queue(usize),
+    /// Any queue pair of the unit may be able to run.
+    All,
+}
+
+/// A decoded unit offset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reg {
+    Engine(Direction, usize),
+    Queue(Direction, usize, usize),
+    Gen(usize),
+    Plain,
+}
+
+fn decode(off: usize) -> Reg {
+    let (dir, rel) = if off < r::S2M_BASE {
+        (Direction::M2s, off - r::M2S_BASE)
+    } else if off < r::GEN_BASE {
+        (Direction::S2m, off - r::S2M_BASE)
+    } else {
+        return Reg::Gen(off - r::GEN_BASE);
+    };
+    match rel.checked_sub(r::QUEUE_BASE) {
+        None => Reg::Engine(dir, rel),
+        Some(q_rel) if q_rel / r::QUEUE_STRIDE < QUEUES => {
+            Reg::Queue(dir, q_rel / r::QUEUE_STRIDE, q_rel % r::QUEUE_STRIDE)
+        }
+        Some(_) => Reg::Plain,
+    }
+}
+
+/// Per-direction queue register offsets that differ between TX and RX.
+fn sw_ctrl_offset(dir: Direction) -> usize {
+    match dir {
+        Direction::M2s => r::Q_TX_SW_CTRL,
+        Direction::S2m => r::Q_RX_SW_CTRL,
+    }
+}
+
+/// Reset value of a plain register (unit offset), where the hardware's is not 0.
+fn plain_reset_value(off: usize) -> u32 {
+    const SPARE_ONES: [usize; 2] = [r::GEN_BASE + 0x3468, r::GEN_BASE + 0x346c];
+    if off == r::M2S_BASE + r::M2S_CFG_LEN {
+        // Largest packet size, 64K-as-zero off until bring-up turns it on (model choice: the
+        // hardware reset value is not in the reference).
+        return r::CFG_LEN_MAX_PKT_MASK;
+    }
+    if SPARE_ONES.contains(&off) {
+        return u32::MAX;
+    }
+    if let Reg::Queue(Direction::M2s, _, r::Q_TX_RLIMIT_MASK) = decode(off) {
+        return r::Q_RLIMIT_MASK_RESET_VALUE;
+    }
+    0
+}
+
+/// One UDMA unit.
+#[derive(Clone, Debug)]
+pub(crate) struct UnitModel {
+    pub(crate) m2s: DirectionModel,
+    pub(crate) s2m: DirectionModel,
+    pub(crate) iofic: UnitIofic,
+    plain: HashMap<usize, u32>,
+}
+
+impl UnitModel {
+    pub(crate) fn new() -> Self {
+        Self {
+            m2s: DirectionModel::new(),
+            s2m: DirectionModel::new(),
+            iofic: UnitIofic::new(),
+            plain: HashMap::new(),
+        }
+    }
+
+    pub(crate) fn dir(&self, d: Direction) -> &DirectionModel {
+        match d {
+            Direction::M2s => &self.m2s,
+            Direction::S2m => &self.s2m,
+        }
+    }
+
+    pub(crate) fn dir_mut(&mut self, d: Direction) -> &mut DirectionModel {
+        match d {
+            Direction::M2s => &mut self.m2s,
+            Direction::S2m => &mut self.s2m,
+        }
+    }
+
+    /// A plain register's value (unit offset).
+    pub(crate) fn plain(&self, off: usize) -> u32 {
+        self.plain
+            .get(&off)
+            .copied()
+            .unwrap_or_else(|| plain_reset_value(off))
+    }
+
+    /// Engine-level plain register of a direction.
+    pub(crate) fn engine_reg(&self, d: Direction, off: usize) -> u32 {
+        let base = match d {
+            Direction::M2s => r::M2S_BASE,
+            Direction::S2m => r::S2M_BASE,
+        };
+        self.plain(base + off)
+    }
+
+    /// Register read at a unit offset (4-byte aligned, inside the unit window).
+    pub(crate) fn read(&mut self, off: usize) -> u32 {
+        match decode(off) {
+            Reg::Engine(d, r::STATE) => self.dir(d).state.register(),
+            Reg::Engine(_, r::CHANGE_STATE) => 0,
+            Reg::Queue(d, q, reg) => {
+                let Some(queue) = self.dir(d).queues.get(q) else {
+                    return 0;
+                };
+                match reg {
+                    r::Q_CFG => queue.cfg,
+                    r::Q_DRBP_LOW => queue.base_low,
+                    r::Q_DRBP_HIGH => queue.base_high,
+                    r::Q_DRL => queue.len,
+                    r::Q_DRHP | r::Q_DCP => queue.head.to_reg(),
+                    r::Q_DRTP => queue.tail.to_reg(),
+                    r::Q_DRTP_INC => 0,
+                    x if x == sw_ctrl_offset(d) => 0,
+                    _ => self.plain(off),
+                }
+            }
+            Reg::Gen(g) => match self.iofic.read(g) {
+                Some(v) => v,
+                None => self.plain(off),
+            },
+            Reg::Engine(..) | Reg::Plain => self.plain(off),
+        }
+    }
+
+    /// Register write at a unit offset; says which queue pairs may now run.
+    pub(crate) fn write(&mut self, off: usize, value: u32) -> Wake {
+        match decode(off) {
+            Reg::Engine(d, r::STATE) => {
+                let _ = d; // read only
+                Wake::None
+            }
+            Reg::Engine(d, r::CHANGE_STATE) => {
+                let dir = self.dir_mut(d);
+                dir.state = dir.state.after_command(value);
+                if dir.state == EngineState::Normal {
+                    for q in &mut dir.queues {
+                        q.blocked = None;
+                    }
+                    Wake::All
+                } else {
+                    Wake::None
+                }
+            }
+            Reg::Queue(d, q, reg) => {
+                let sw_ctrl = sw_ctrl_offset(d);
+                let Some(queue) = self.dir_mut(d).queues.get_mut(q) else {
+                    return Wake::None;
+                };
+                match reg {
+                    r::Q_CFG => {
+                        queue.cfg = value;
+                        return Wake::Queue(q);
+                    }
+                    r::Q_DRBP_LOW => queue.base_low = value,
+                    r::Q_DRBP_HIGH => queue.base_high = value,
+                    r::Q_DRL => queue.len = value & r::PTR_OFFSET_MASK,
+                    r::Q_DRTP_INC => {
+                        queue.doorbell(value);
+                        return Wake::Queue(q);
+                    }
+                    // Head, tail and current pointer are read only.
+                    r::Q_DRHP | r::Q_DRTP | r::Q_DCP => {}
+                    x if x == sw_ctrl => {
+                        if value & r::Q_SW_CTRL_RST_Q != 0 {
+                            queue.reset_pointers();
+                        }
+                    }
+                    _ => {
+                        self.plain.insert(off, value);
+                    }
+                }
+                Wake::None
+            }
+            Reg::Gen(g) => match self.iofic.write(g, value) {
+                Some(abort) => {
+                    self.apply_abort(abort);
+                    Wake::None
+                }
+                None => {
+                    self.plain.insert(off, value);
+                    Wake::None
+                }
+            },
+            Reg::Engine(..) | Reg::Plain => {
+                self.plain.insert(off, value);
+                // Stream enables and packet limits live here: let waiting queues re-check.
+                Wake::All
+            }
+        }
+    }
+
+    fn apply_abort(&mut self, abort: RaisedAbort) {
+        if abort.m2s {
+            self.m2s.state = EngineState::Aborted;
+        }
+        if abort.s2m {
+            self.s2m.state = EngineState::Aborted;
+        }
+    }
+
+    /// Reports a fault on queue `q`: latches its cause in the secondary IOFIC group of its
+    /// direction (unless the direction's `err_log_mask` hides it), aborts that direction when
+    /// the cause's abort-mask bit is 0, and blocks the queue.
+    pub(crate) fn report_fault(&mut self, q: usize, fault: &Fault) {
+        let d = fault.direction();
+        let bit = fault.cause_bit();
+        let logged = self.engine_reg(d, r::ERR_LOG_MASK) & bit == 0;
+        if logged {
+            let group = match d {
+                Direction::M2s => GROUP_A,
+                Direction::S2m => GROUP_B,
+            };
+            let aborting = self.iofic.raise(Level::Secondary, group, bit);
+            self.apply_abort(RaisedAbort::from_secondary(group, aborting));
+        }
+        if let Some(queue) = self.dir_mut(d).queues.get_mut(q) {
+            queue.blocked = Some(crate::queue::QueueBlock::Fault);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TXQ3: usize = r::M2S_BASE + r::QUEUE_BASE + 3 * r::QUEUE_STRIDE;
+    const RXQ3: usize = r::S2M_BASE + r::QUEUE_BASE + 3 * r::QUEUE_STRIDE;
+
+    #[test]
+    fn decode_covers_the_map() {
+        assert_eq!(decode(0x204), Reg::Engine(Direction::M2s, 0x204));
+        assert_eq!(decode(0x20200), Reg::Engine(Direction::S2m, 0x200));
+        assert_eq!(decode(0x01038), Reg::Queue(Direction::M2s, 0, 0x38));
+        assert_eq!(decode(0x10038), Reg::Queue(Direction::M2s, 15, 0x38));
+        assert_eq!(decode(0x11000), Reg::Plain);
+        assert_eq!(decode(0x21064), Reg::Queue(Direction::S2m, 0, 0x64));
+        assert_eq!(decode(0x3a030), Reg::Gen(0x2030));
+    }
+
+    #[test]
+    fn queue_registers_behave_like_the_reference() {
+        let mut u = UnitModel::new();
+        assert_eq!(u.read(TXQ3 + r::Q_CFG), 0x0300_0000, "cfg reset value");
+        assert_eq!(u.read(TXQ3 + r::Q_TX_RLIMIT_MASK), 0x7);
+        u.write(TXQ3 + r::Q_DRBP_LOW, 0x1234_5640);
+        u.write(TXQ3 + r::Q_DRBP_HIGH, 0x10);
+        u.write(TXQ3 + r::Q_DRL, 32);
+        assert_eq!(u.m2s.queues[3].base(), 0x10_1234_5640);
+        assert_eq!(u.write(TXQ3 + r::Q_DRTP_INC, 40), Wake::Queue(3));
+        assert_eq!(u.read(TXQ3 + r::Q_DRTP), 0x8000_0008, "wrapped once: ring id 2");
+        assert_eq!(u.read(TXQ3 + r::Q_DRHP), 0x4000_0000, "head at 0, ring id 1");
+        u.write(TXQ3 + r::Q_DRHP, 5);
+        assert_eq!(u.read(TXQ3 + r::Q_DRHP), 0x4000_0000, "head is read only");
+        u.write(TXQ3 + r::Q_TX_SW_CTRL, r::Q_SW_CTRL_RST_Q);
+        assert_eq!(u.read(TXQ3 + r::Q_DRTP), 0x4000_0000, "reset tail");
+        assert_eq!(u.m2s.queues[3].posted, 0);
+        // RX reset is at +0x64, not +0xb0.
+        u.write(RXQ3 + r::Q_DRL, 32);
+        u.write(RXQ3 + r::Q_DRTP_INC, 2);
+        u.write(RXQ3 + r::Q_TX_SW_CTRL, r::Q_SW_CTRL_RST_Q);
+        assert_eq!(u.s2m.queues[3].posted, 2, "+0xb0 is plain storage on RX");
+        u.write(RXQ3 + r::Q_RX_SW_CTRL, r::Q_SW_CTRL_RST_Q);
+        assert_eq!(u.s2m.queues[3].posted, 0);
+    }
+
+    #[test]
+    fn change_state_and_state_readback() {
+        let mut u = UnitModel::new();
+        assert_eq!(u.read(r::STATE), 0);
+        assert_eq!(u.write(r::CHANGE_STATE, r::CHANGE_STATE_NORMAL), Wake::All);
+        assert_eq!(u.read(r::STATE), 0x1111);
+        assert_eq!(u.read(r::S2M_BASE + r::STATE), 0, "directions are independent");
+        u.write(r::CHANGE_STATE, r::CHANGE_STATE_ABORT);
+        assert_eq!(u.read(r::STATE), 0x2222);
+        u.write(r::CHANGE_STATE, r::CHANGE_STATE_DIS);
+        assert_eq!(u.read(r::STATE), 0);
+    }
+
+    #[test]
+    fn faults_latch_abort_and_respect_err_log_mask() {
+        let mut u = UnitModel::new();
+        u.write(r::CHANGE_STATE, r::CHANGE_STATE_NORMAL);
+        let sec_a_abort = r::GEN_BASE + r::IOFIC_SECONDARY + r::INT_ABORT_MASK;
+        u.write(sec_a_abort, !0x0fff_ffff);
+        let f = Fault::TxRingId {
+            slot: 0,
+            expected: 1,
+            found: 2,
+        };
+        u.write(r::ERR_LOG_MASK, r::M2S_ERR_LOG_PREF_RING_ID);
+        u.report_fault(0, &f);
+        assert_eq!(u.iofic.cause(Level::Secondary, GROUP_A), 0, "not logged");
+        assert_eq!(u.m2s.state, EngineState::Normal);
+        u.write(r::ERR_LOG_MASK, 0);
+        u.report_fault(0, &f);
+        assert_eq!(u.iofic.cause(Level::Secondary, GROUP_A), 1 << 17);
+        assert_eq!(u.m2s.state, EngineState::Aborted);
+        assert_eq!(u.s2m.state, EngineState::Disabled, "S2M untouched");
+    }
+
+    #[test]
+    fn plain_registers_store_and_have_reset_values() {
+        let mut u = UnitModel::new();
+        assert_eq!(u.read(r::M2S_CFG_LEN), 0x000f_ffff);
+        assert_eq!(u.read(r::GEN_BASE + 0x3468), u32::MAX);
+        u.write(0x310, 0x0100_08f8);
+        assert_eq!(u.read(0x310), 0x0100_08f8);
+        u.write(r::GEN_BASE + 0x2300, 0x05f5_e100);
+        assert_eq!(u.read(r::GEN_BASE + 0x2300), 0x05f5_e100);
+    }
+}
