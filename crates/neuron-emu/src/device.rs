@@ -111,16 +111,22 @@ impl Device {
         for spec in config.regions {
             mem.map(spec)?;
         }
-        Ok(Self {
+        Ok(Self::from_address_space(mem, config.unit_bases, config.mode))
+    }
+
+    /// Builds a device over an address space the caller mapped; `unit_bases` are the BAR0
+    /// offsets of the UDMA units (index = engine id).
+    pub fn from_address_space(mem: AddressSpace, unit_bases: Vec<usize>, mode: ExecMode) -> Self {
+        Self {
             shared: Arc::new(Shared {
-                model: Mutex::new(Model::new(mem, config.unit_bases)),
+                model: Mutex::new(Model::new(mem, unit_bases)),
                 work: Condvar::new(),
                 idle: Condvar::new(),
-                mode: AtomicU8::new(config.mode.to_u8()),
+                mode: AtomicU8::new(mode.to_u8()),
                 background: AtomicBool::new(false),
                 shutdown: AtomicBool::new(false),
             }),
-        })
+        }
     }
 
     /// Current execution mode.

@@ -13,6 +13,8 @@
 //!   [`ExecMode::OnDoorbell`], or a [`BackgroundEngine`] thread.
 //! * Data-path semantics (framing, phase, pairing, ordering, faults): see [`Device`].
 
+#![forbid(unsafe_code)]
+
 mod address_space;
 mod allocator;
 mod device;
@@ -23,6 +25,7 @@ mod iofic_model;
 mod model;
 mod queue;
 mod regs_tmp;
+pub mod scenario;
 mod transfer;
 mod unit;
 mod wire;

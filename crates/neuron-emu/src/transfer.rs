@@ -15,7 +15,8 @@
 //!   counted but moves no data and takes no RX descriptor.
 //! * **Phase.** Every descriptor's ring id (bits 25:24) must equal the phase the queue expects
 //!   at that slot (1 on the first lap after a queue reset, +1 mod 4 per wrap), else
-//!   PREFETCH_RING_ID. A direction whose `err_log_mask` has the ring-id bit set does not check
+//!   PREFETCH_RING_ID. META descriptors are not checked: a CME meta descriptor holds its CME
+//!   index in those bits (`udma_desc::cme_descriptor`). A direction whose `err_log_mask` has the ring-id bit set does not check
 //!   the phase (the vendor masks ring-id errors where it turns phase checking off).
 //! * **Pairing.** The M2S stream of queue q feeds S2M queue q of the same unit. A packet with
 //!   `k` data descriptors takes the next `k` RX descriptors (the project's builders emit TX and
@@ -174,7 +175,9 @@ fn gather_tx(
         }
         let slot = pos.index;
         let d = fetch(mem, q, pos).map_err(|addr| Fault::TxPrefetchBus { slot, addr })?;
-        if set.check_tx_ring_id && d.ring_id() != pos.ring_id {
+        // A CME meta descriptor carries its CME index where data descriptors carry the ring
+        // id, so only data descriptors are phase-checked.
+        if set.check_tx_ring_id && !d.meta() && d.ring_id() != pos.ring_id {
             return Err(Fault::TxRingId {
                 slot,
                 expected: pos.ring_id,
