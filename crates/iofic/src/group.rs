@@ -11,12 +11,15 @@ use crate::{CauseBits, Control};
 
 /// Turns "bits you mean" into the value for an active-low register, and back.
 ///
-/// Three group registers take a write where a **0** bit is the action and a **1** bit means
-/// "leave alone": mask-clear (0 unmasks), cause (0 clears, write-0-to-clear) and the abort
-/// mask (0 = this cause aborts the engine). The hardware is built this way so that a single
-/// write can act on some bits without a read-modify-write race on the others. Callers of
-/// this crate always pass the bits they want acted on; this function, and only this one,
-/// complements them. It is its own inverse, so it also decodes an abort-mask read.
+/// Three group registers take a value where a **0** bit is the action:
+/// * mask-clear (+0x18): 0 unmasks, 1 leaves the mask bit alone;
+/// * cause (+0x00): 0 clears the latched cause, 1 keeps it (write-0-to-clear);
+/// * abort mask (+0x30): a mask over the abort path, so 0 = this cause aborts the engine.
+///
+/// The first two are write-0 views so that one write can act on some bits without a
+/// read-modify-write race on the others. Callers of this crate always pass the bits they
+/// want acted on; this function, and only this one, complements them for those registers.
+/// It is its own inverse, so it also decodes an abort-mask read.
 #[inline(always)]
 const fn active_low(bits: u32) -> u32 {
     !bits

@@ -159,6 +159,8 @@ pub fn enable_axi_error_aborts<G: Mmio + ?Sized>(gen_block: &G) {
 /// are [`mask_ring_id_errors_external`]; steps 5-6 are the `err_log_mask` registers of the
 /// M2S/S2M blocks ([`M2S_ERR_LOG_RING_ID`], [`S2M_ERR_LOG_RING_ID`]), written by `khal`.
 pub fn mask_ring_id_errors<G: Mmio + ?Sized>(gen_block: &G) {
+    // `mask` returns the masked set; its complement is the still-unmasked causes, which is
+    // what "abort mask := int_mask value" means in bits-you-mean terms.
     let tx = m2s_errors(gen_block);
     let masked = tx.mask(M2sCause::PREFETCH_RING_ID);
     tx.abort_exactly(masked.complement());
