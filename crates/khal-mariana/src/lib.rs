@@ -1,2 +1,104 @@
-//! khal-mariana (work in progress).
+//! V4 (MARIANA: trn3) for `khal`: [`Mariana`] = V3 ([`khal_cayman::Cayman`]) plus overrides.
+//!
+//! This crate holds only what V4 changes; every other item is taken from `khal-cayman` by
+//! name (`..khal_cayman::SCALARS`, `<Cayman as …>::ITEM`), never copied.
+//!
+//! ## The override list
+//!
+//! From the kernel driver 2.25.4.0 (`arch-callbacks.tsv`, `arch-scalars.tsv`: 59 callback
+//! slots, of which V4 replaces 3, plus 4 data members and the sysfs strings) and from the
+//! userspace HAL issues:
+//!
+//! | item | V3 | V4 | why |
+//! |---|---|---|---|
+//! | `GENERATION`, `PRODUCTS` (ids 0x7564/0x7565, sysfs "v4"/"v4"/"Trn3"/"Trainium3") | V3, trn2 | V4, trn3 | identity |
+//! | `SCALARS.hbm_active_size` | 24 GiB | 36 GiB | the one value `v4/address_map.h` changes; it is what the kernel's three overridden callbacks (`mpset_set_dram_and_mpset_info`, `mmap_get_bar4_offset`) and two overridden tables (`dm_mmap_special`, `ncdev_mem_regions`) embed, so here they are one data override |
+//! | `SCALARS.npe_neighbor_eng_ids` | {{36,68},{4,100}} | {{40,72},{8,104}} | data member override |
+//! | `SCALARS.ostand_data_wr_wide` | none | 256 | the V4-only `axi_s2m.ostand_cfg_wr_2` write at engine init (common UDMA code outside the kernel HAL) |
+//! | `PacketCaps::HAS_NOTIFICATION_MASK` (+ `NotificationMask`) | no | yes | userspace: notification masks are V4-only |
+//! | `IoficCaps::{M2S_PRIMARY_D_UNMASK, S2M_ERROR_MASK}` | 0x100, 0x7FFF_E007 | 0x500, 0xFFFF_EF07 | userspace per-arch IOFIC masks (issue 3) |
+//!
+//! Kernel items V4 changes that this crate does not model as data: `platform_type` detection
+//! and the `get_device_id` routing-id skip on `trn3pd98.3xlarge` (host/firmware behaviour, not
+//! a constant). Not modelled for lack of a value in the reference: the clock-divider value.
+//! The V4 override test (`tests/overrides.rs`) enumerates exactly the rows above and checks
+//! that every other item equals V3's.
+//!
+//! ```
+//! use khal::Arch;
+//! use khal_cayman::Cayman;
+//! use khal_mariana::Mariana;
+//! assert_eq!(Mariana::SCALARS.hbm_active_size, 36 << 30);
+//! assert_eq!(Mariana::SCALARS.num_beats, Cayman::SCALARS.num_beats); // inherited
+//! ```
 #![no_std]
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing,
+        clippy::cast_possible_truncation
+    )
+)]
+
+use khal::caps::{IoficCaps, NotificationMask, PacketCaps, StrongOrder};
+use khal::{Arch, Generation, Product, Scalars};
+use khal_cayman::Cayman;
+
+/// V4: trn3.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Mariana;
+
+impl PacketCaps for Mariana {
+    const MAX_TX_DESCS_PER_PACKET: u32 = <Cayman as PacketCaps>::MAX_TX_DESCS_PER_PACKET;
+    /// Override: descriptor notification masks exist from V4 on.
+    const HAS_NOTIFICATION_MASK: bool = true;
+    const HAS_STRONG_ORDER: bool = <Cayman as PacketCaps>::HAS_STRONG_ORDER;
+}
+
+impl StrongOrder for Mariana {}
+impl NotificationMask for Mariana {}
+
+impl IoficCaps for Mariana {
+    /// Override: also lift primary D bit 10 (secondary group C summary).
+    const M2S_PRIMARY_D_UNMASK: u32 = 0x500;
+    /// Override: the V4 RX error set (adds bit 31, transaction-table parity).
+    const S2M_ERROR_MASK: u32 = 0xFFFF_EF07;
+}
+
+/// trn3 (two PCI ids, treated alike everywhere).
+pub const PRODUCTS: [Product; 2] = [
+    Product {
+        pci_device_id: 0x7564,
+        product: "trn3",
+        nd_type_suffix: "v4",
+        nc_type_suffix: "v4",
+        instance_suffix: "Trn3",
+        device_name: "Trainium3",
+    },
+    Product {
+        pci_device_id: 0x7565,
+        product: "trn3",
+        nd_type_suffix: "v4",
+        nc_type_suffix: "v4",
+        instance_suffix: "Trn3",
+        device_name: "Trainium3",
+    },
+];
+
+/// The V4 scalars: V3's with the overrides of the table in the crate docs.
+pub const SCALARS: Scalars = Scalars {
+    hbm_active_size: 0x9_0000_0000,
+    npe_neighbor_eng_ids: Some([[40, 72], [8, 104]]),
+    ostand_data_wr_wide: Some(256),
+    ..khal_cayman::SCALARS
+};
+
+impl Arch for Mariana {
+    const GENERATION: Generation = Generation::V4;
+    const PRODUCTS: &'static [Product] = &PRODUCTS;
+    type Revision = <Cayman as Arch>::Revision;
+    const SCALARS: Scalars = SCALARS;
+}

@@ -1,0 +1,63 @@
+//! The `register!` declaration macro (nova-core style, on top of `mmio::Register`).
+
+/// Declares zero-sized register markers and checks them against the reference table.
+///
+/// ```text
+/// register! { "m2s" in crate::regs::unit::M2S_BASE;
+///     /// doc
+///     pub ChangeState: ChangeStateCmd = "m2s.change_state" @ 0x0204;
+/// }
+/// ```
+/// For each entry: a `pub struct` marker, an `mmio::Register` impl (offset inside the block,
+/// table name, value type), an inherent `ABS` constant (offset from the unit base), and two
+/// `const` assertions that the table row `(block, name)` has exactly that offset and absolute
+/// offset. Omit `in BASE` for blocks whose rows have no single absolute offset.
+macro_rules! register {
+    ($block:literal in $base:path; $(
+        $(#[$meta:meta])*
+        $vis:vis $name:ident : $value:ty = $tname:literal @ $off:literal;
+    )*) => {$(
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        $vis struct $name;
+
+        impl mmio::Register for $name {
+            const OFFSET: usize = $off;
+            const NAME: &'static str = $tname;
+            type Value = $value;
+        }
+
+        impl $name {
+            /// Offset of this register from the start of the UDMA unit.
+            pub const ABS: usize = $base + $off;
+        }
+
+        const _: () = assert!(
+            $crate::table::offset_is($block, $tname, $off),
+            concat!("offset of ", $block, " ", $tname, " disagrees with udma-registers.tsv")
+        );
+        const _: () = assert!(
+            $crate::table::abs_is($block, $tname, $base + $off),
+            concat!("abs offset of ", $block, " ", $tname, " disagrees with udma-registers.tsv")
+        );
+    )*};
+    ($block:literal; $(
+        $(#[$meta:meta])*
+        $vis:vis $name:ident : $value:ty = $tname:literal @ $off:literal;
+    )*) => {$(
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        $vis struct $name;
+
+        impl mmio::Register for $name {
+            const OFFSET: usize = $off;
+            const NAME: &'static str = $tname;
+            type Value = $value;
+        }
+
+        const _: () = assert!(
+            $crate::table::offset_is($block, $tname, $off),
+            concat!("offset of ", $block, " ", $tname, " disagrees with udma-registers.tsv")
+        );
+    )*};
+}

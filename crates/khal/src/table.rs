@@ -1,0 +1,140 @@
+//! Compile-time lookups in the reference register table.
+//!
+//! `udma-registers.tsv` is included into the crate and searched by `const fn`s, so every
+//! register offset below is checked by the compiler against the table the offsets were
+//! extracted into (a typo in either fails the build, not a test).
+
+/// The UDMA register table, as vendored in `reference/`.
+pub(crate) const UDMA_REGISTERS: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../reference/udma-registers.tsv"
+));
+
+/// Which column of a table row to read.
+#[derive(Clone, Copy)]
+pub(crate) enum Column {
+    /// Offset inside the block (third column).
+    Offset = 2,
+    /// Offset from the unit base (fourth column; `-` for overlay views).
+    Abs = 3,
+}
+
+const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let (mut a, mut b) = (a, b);
+    while let (Some((x, ra)), Some((y, rb))) = (a.split_first(), b.split_first()) {
+        if *x != *y {
+            return false;
+        }
+        a = ra;
+        b = rb;
+    }
+    true
+}
+
+/// Splits `s` at the first `sep`: (before, after-without-sep). No `sep`: (s, empty).
+const fn split_once(s: &[u8], sep: u8) -> (&[u8], &[u8]) {
+    let mut i = 0;
+    let mut rest = s;
+    while let Some((c, r)) = rest.split_first() {
+        if *c == sep {
+            let (head, _) = s.split_at(i);
+            return (head, r);
+        }
+        i += 1;
+        rest = r;
+    }
+    (s, rest)
+}
+
+/// Parses `0x…` hex; `None` for anything else.
+const fn parse_hex(s: &[u8]) -> Option<usize> {
+    let Some((b'0', rest)) = s.split_first() else {
+        return None;
+    };
+    let Some((b'x', mut digits)) = rest.split_first() else {
+        return None;
+    };
+    if digits.is_empty() {
+        return None;
+    }
+    let mut v: usize = 0;
+    while let Some((c, r)) = digits.split_first() {
+        let d = match *c {
+            b'0'..=b'9' => *c - b'0',
+            b'a'..=b'f' => *c - b'a' + 10,
+            b'A'..=b'F' => *c - b'A' + 10,
+            _ => return None,
+        };
+        v = match v.checked_mul(16) {
+            Some(x) => match x.checked_add(d as usize) {
+                Some(y) => y,
+                None => return None,
+            },
+            None => return None,
+        };
+        digits = r;
+    }
+    Some(v)
+}
+
+/// The `column` of the row whose block is `block` and register is `name`, parsed as hex.
+/// `None` when the row is missing or the cell is not a hex number.
+pub(crate) const fn lookup(block: &str, name: &str, column: Column) -> Option<usize> {
+    let mut rest = UDMA_REGISTERS.as_bytes();
+    while !rest.is_empty() {
+        let (line, next) = split_once(rest, b'\n');
+        rest = next;
+        let (b, tail) = split_once(line, b'\t');
+        let (n, tail) = split_once(tail, b'\t');
+        if bytes_eq(b, block.as_bytes()) && bytes_eq(n, name.as_bytes()) {
+            let (off, tail) = split_once(tail, b'\t');
+            return match column {
+                Column::Offset => parse_hex(off),
+                Column::Abs => parse_hex(split_once(tail, b'\t').0),
+            };
+        }
+    }
+    None
+}
+
+/// True when the table row `block`/`name` has `offset` in its offset column.
+pub(crate) const fn offset_is(block: &str, name: &str, offset: usize) -> bool {
+    matches!(lookup(block, name, Column::Offset), Some(v) if v == offset)
+}
+
+/// True when the table row `block`/`name` has `abs` in its absolute-offset column.
+pub(crate) const fn abs_is(block: &str, name: &str, abs: usize) -> bool {
+    matches!(lookup(block, name, Column::Abs), Some(v) if v == abs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_rows_and_rejects_missing_ones() {
+        assert_eq!(
+            lookup("m2s", "m2s.change_state", Column::Offset),
+            Some(0x204)
+        );
+        assert_eq!(lookup("s2m_q", "q_sw_ctrl", Column::Abs), Some(0x21064));
+        assert_eq!(
+            lookup("q_rings", "cfg", Column::Abs),
+            None,
+            "overlay rows have '-'"
+        );
+        assert_eq!(
+            lookup("s2m_q", "desc_pref_cfg", Column::Offset),
+            None,
+            "TX only"
+        );
+        assert_eq!(lookup("m2s", "nope", Column::Offset), None);
+        assert_eq!(parse_hex(b"0x3c000"), Some(0x3c000));
+        assert_eq!(parse_hex(b"3c000"), None);
+        assert_eq!(parse_hex(b"0x"), None);
+        assert_eq!(parse_hex(b"0xg"), None);
+    }
+}
