@@ -1,6 +1,6 @@
 //! The engine state machine of one direction (M2S or S2M), driven by `change_state`.
 
-use crate::regs_tmp as r;
+use khal::regs::{ChangeStateCmd, EngineStateWord, SubUnitState};
 
 /// State of one direction of a UDMA unit.
 ///
@@ -23,21 +23,27 @@ impl EngineState {
     /// control, stream interface, data read/write control, descriptor prefetch).
     pub fn register(self) -> u32 {
         let field = match self {
-            Self::Disabled => 0,
-            Self::Normal => r::STATE_FIELD_NORMAL,
-            Self::Aborted => r::STATE_FIELD_ABORT,
+            Self::Disabled => SubUnitState::Idle,
+            Self::Normal => SubUnitState::Normal,
+            Self::Aborted => SubUnitState::Abort,
         };
-        r::STATE_SHIFTS.iter().fold(0, |acc, s| acc | (field << s))
+        EngineStateWord::new()
+            .with_comp_ctrl(field)
+            .with_stream_if(field)
+            .with_data_ctrl(field)
+            .with_desc_pref(field)
+            .into_bits()
     }
 
     /// The state after a `change_state` write of `value` (one-hot NORMAL 1, DIS 2, ABORT 4;
     /// if several bits are set, ABORT wins over DIS, DIS over NORMAL; 0 changes nothing).
     pub fn after_command(self, value: u32) -> Self {
-        if value & r::CHANGE_STATE_ABORT != 0 {
+        let cmd = ChangeStateCmd::from_bits(value);
+        if cmd.abort() {
             Self::Aborted
-        } else if value & r::CHANGE_STATE_DIS != 0 {
+        } else if cmd.disable() {
             Self::Disabled
-        } else if value & r::CHANGE_STATE_NORMAL != 0 {
+        } else if cmd.normal() {
             Self::Normal
         } else {
             self

@@ -1,6 +1,6 @@
 //! Faults the engines detect, and the interrupt cause each one latches.
 
-use crate::regs_tmp as r;
+use iofic::{M2sCause, S2mCause};
 
 /// A direction of a UDMA unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -124,17 +124,17 @@ impl Fault {
     /// The cause bit in secondary group A (M2S) or B (S2M), per `reference/iofic.tsv`.
     pub const fn cause_bit(&self) -> u32 {
         match self {
-            Self::TxPrefetchBus { .. } => r::M2S_PREFETCH_AXI_RESP,
-            Self::TxRingId { .. } => r::M2S_PREFETCH_RING_ID,
-            Self::TxFirst { .. } => r::M2S_PREFETCH_FIRST,
-            Self::TxLast { .. } => r::M2S_PREFETCH_LAST,
-            Self::TxMaxDesc { .. } => r::M2S_PREFETCH_MAX_DESC,
-            Self::TxPacketLen { .. } => r::M2S_PKT_LEN,
-            Self::TxDataBus { .. } => r::M2S_DATA_AXI_RESP,
-            Self::RxPrefetchBus { .. } => r::S2M_PREFETCH_AXI_RESP,
-            Self::RxRingId { .. } => r::S2M_PREFETCH_RING_ID,
-            Self::RxShort { .. } => r::S2M_PKT_LEN,
-            Self::RxDataBus { .. } => r::S2M_DATA_AXI_RESP,
+            Self::TxPrefetchBus { .. } => M2sCause::PREFETCH_AXI_RESP.bits(),
+            Self::TxRingId { .. } => M2sCause::PREFETCH_RING_ID.bits(),
+            Self::TxFirst { .. } => M2sCause::PREFETCH_FIRST.bits(),
+            Self::TxLast { .. } => M2sCause::PREFETCH_LAST.bits(),
+            Self::TxMaxDesc { .. } => M2sCause::PREFETCH_MAX_DESC.bits(),
+            Self::TxPacketLen { .. } => M2sCause::PKT_LEN.bits(),
+            Self::TxDataBus { .. } => M2sCause::DATA_AXI_RESP.bits(),
+            Self::RxPrefetchBus { .. } => S2mCause::PREFETCH_AXI_RESP.bits(),
+            Self::RxRingId { .. } => S2mCause::PREFETCH_RING_ID.bits(),
+            Self::RxShort { .. } => S2mCause::PKT_LEN.bits(),
+            Self::RxDataBus { .. } => S2mCause::DATA_AXI_RESP.bits(),
         }
     }
 }

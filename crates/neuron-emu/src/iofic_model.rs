@@ -23,7 +23,50 @@
 //! primary group B, C, D has one. Clearing a summary bit in the primary cause therefore has no
 //! effect until the secondary cause is cleared.
 
-use crate::regs_tmp as r;
+use iofic::layout::{
+    AXI_ERROR_IN_GEN, AXI_ERROR_M2S_DESC_RD_IN_GEN, AXI_ERROR_MSIX_IN_GEN, AXI_ERROR_STRIDE,
+    GROUP_STRIDE, GroupReg, LEVEL_WINDOW_SIZE, MAX_GROUPS, PRIMARY_BASE_IN_GEN,
+    SECONDARY_BASE_IN_GEN, locate,
+};
+use iofic::{Control, ParityCause, SUMMARY_REV4};
+
+pub use iofic::layout::{GROUP_A, GROUP_B, GROUP_C, GROUP_D};
+
+/// Bits of the control register the model keeps: everything but the read-only controller
+/// revision (bits 29:28), which the model reports as 0.
+const CONTROL_WRITABLE: u32 = !control_revision_bits();
+
+/// The bits of the control register that `Control::revision` reads.
+const fn control_revision_bits() -> u32 {
+    let mut mask = 0;
+    let mut bit = 0;
+    while bit < u32::BITS {
+        if Control::from_bits(1 << bit).revision().get() != 0 {
+            mask |= 1 << bit;
+        }
+        bit += 1;
+    }
+    mask
+}
+const _: () = assert!(control_revision_bits() == 0x3000_0000);
+
+/// Primary group A bits that summarise primary groups B, C, D. The reference only says that
+/// group A is "summary of the other groups"; the model uses bit g-1 for group g (B = bit 0,
+/// C = bit 1, D = bit 2), the order of the Annapurna UDMA interrupt layout.
+pub const PRIMARY_A_SUMMARY: [u32; 3] = [1 << 0, 1 << 1, 1 << 2];
+
+/// The secondary level ends where the gen block's AXI registers start (`axi.cfg_1` at gen
+/// +0x2300), so its window holds 12 groups, not the 16 a full level window would.
+const SECONDARY_WINDOW_SIZE: usize =
+    <khal::regs::general::AxiCfg1 as mmio::Register>::OFFSET - SECONDARY_BASE_IN_GEN;
+const _: () = assert!(SECONDARY_WINDOW_SIZE == 0x300 && SECONDARY_WINDOW_SIZE <= LEVEL_WINDOW_SIZE);
+
+/// Single-group AXI-error controllers in `gen` (the six the bring-up programs, then MSI-X).
+const AXI_ERROR_CONTROLLERS: usize = AXI_ERROR_IN_GEN.len() + 1;
+const _: () = assert!(
+    AXI_ERROR_M2S_DESC_RD_IN_GEN + (AXI_ERROR_CONTROLLERS - 1) * AXI_ERROR_STRIDE
+        == AXI_ERROR_MSIX_IN_GEN
+);
 
 /// One interrupt group (a 0x40-byte register window).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,7 +120,7 @@ impl IoficGroupModel {
     /// (those whose abort-mask bit is 0).
     pub fn latch(&mut self, bits: u32) -> u32 {
         self.cause |= bits;
-        if self.control & r::CONTROL_AUTO_MASK != 0 {
+        if Control::from_bits(self.control).auto_mask() {
             self.mask |= bits;
         }
         bits & !self.abort_mask
@@ -85,36 +128,36 @@ impl IoficGroupModel {
 
     /// A register read at `offset` inside the group window; `summary` are the level bits the
     /// group's cause register shows on top of the latched ones.
-    pub(crate) fn read(&mut self, offset: usize, summary: u32) -> u32 {
-        match offset {
-            r::INT_CAUSE => {
+    pub(crate) fn read(&mut self, reg: GroupReg, summary: u32) -> u32 {
+        match reg {
+            GroupReg::Cause => {
                 let value = self.cause | summary;
-                if self.control & r::CONTROL_CLEAR_ON_READ != 0 {
+                if Control::from_bits(self.control).clear_on_read() {
                     self.cause = 0;
                 }
                 value
             }
-            r::INT_MASK | r::INT_MASK_CLEAR => self.mask,
-            r::INT_STATUS => self.status_with(summary),
-            r::INT_CONTROL => self.control,
-            r::INT_ABORT_MASK => self.abort_mask,
-            _ => 0,
+            GroupReg::CauseSet => 0,
+            GroupReg::Mask | GroupReg::MaskClear => self.mask,
+            GroupReg::Status => self.status_with(summary),
+            GroupReg::Control => self.control,
+            GroupReg::AbortMask => self.abort_mask,
         }
     }
 
-    /// A register write at `offset` inside the group window; returns the bits that abort the
-    /// engine when the write raised causes (cause-set).
-    pub(crate) fn write(&mut self, offset: usize, value: u32) -> u32 {
-        match offset {
+    /// A register write to `reg`; returns the bits that abort the engine when the write
+    /// raised causes (cause-set).
+    pub(crate) fn write(&mut self, reg: GroupReg, value: u32) -> u32 {
+        match reg {
             // Write-0-to-clear: bits written as 0 clear, 1 bits keep.
-            r::INT_CAUSE => self.cause &= value,
-            r::INT_CAUSE_SET => return self.latch(value),
-            r::INT_MASK => self.mask = value,
+            GroupReg::Cause => self.cause &= value,
+            GroupReg::CauseSet => return self.latch(value),
+            GroupReg::Mask => self.mask = value,
             // Write-0-to-clear view of the mask: 0 bits unmask, 1 bits leave the mask bit.
-            r::INT_MASK_CLEAR => self.mask &= value,
-            r::INT_CONTROL => self.control = value,
-            r::INT_ABORT_MASK => self.abort_mask = value,
-            _ => {}
+            GroupReg::MaskClear => self.mask &= value,
+            GroupReg::Status => {}
+            GroupReg::Control => self.control = value & CONTROL_WRITABLE,
+            GroupReg::AbortMask => self.abort_mask = value,
         }
         0
     }
@@ -129,27 +172,14 @@ pub enum Level {
     Secondary,
 }
 
-/// Group A of a level.
-pub const GROUP_A: usize = 0;
-/// Group B of a level.
-pub const GROUP_B: usize = 1;
-/// Group C of a level.
-pub const GROUP_C: usize = 2;
-/// Group D of a level.
-pub const GROUP_D: usize = 3;
-
-/// Primary groups in the window (room for 16, 4 used).
-const PRIMARY_GROUPS: usize = 16;
-/// Secondary groups modelled (A..D).
-const SECONDARY_GROUPS: usize = 4;
 
 /// The interrupt controllers of one UDMA unit: primary, secondary and the single-group
 /// AXI-error controllers of the gen block.
 #[derive(Clone, Debug)]
 pub struct UnitIofic {
-    primary: [IoficGroupModel; PRIMARY_GROUPS],
-    secondary: [IoficGroupModel; SECONDARY_GROUPS],
-    axi_error: [IoficGroupModel; r::IOFIC_AXI_ERR_COUNT],
+    primary: [IoficGroupModel; MAX_GROUPS],
+    secondary: [IoficGroupModel; MAX_GROUPS],
+    axi_error: [IoficGroupModel; AXI_ERROR_CONTROLLERS],
 }
 
 impl Default for UnitIofic {
@@ -187,9 +217,9 @@ impl UnitIofic {
     fn primary_d_summary(&self) -> u32 {
         self.secondary
             .iter()
-            .zip(r::PRIMARY_D_SECONDARY_SUMMARY)
+            .zip(SUMMARY_REV4)
             .filter(|(g, _)| g.status_with(0) != 0)
-            .fold(0, |acc, (_, bit)| acc | bit)
+            .fold(0, |acc, (_, bit)| acc | bit.bits())
     }
 
     /// Summary bits primary group A shows for primary groups B, C, D.
@@ -202,7 +232,7 @@ impl UnitIofic {
         ];
         pending
             .iter()
-            .zip(r::PRIMARY_A_GROUP_SUMMARY)
+            .zip(PRIMARY_A_SUMMARY)
             .filter(|(p, _)| **p != 0)
             .fold(0, |acc, (_, bit)| acc | bit)
     }
@@ -234,46 +264,51 @@ impl UnitIofic {
         self.group_mut(level, group).map_or(0, |g| g.latch(bits))
     }
 
-    /// Decodes an offset inside the gen block to (controller, group, register offset).
-    fn decode(gen_offset: usize) -> Option<(Ctl, usize, usize)> {
-        let in_window = |base: usize, groups: usize| {
+    /// Decodes an offset inside the gen block to (controller, group, register).
+    fn decode(gen_offset: usize) -> Option<(Ctl, usize, GroupReg)> {
+        let in_level = |base: usize, size: usize| {
             let off = gen_offset.checked_sub(base)?;
-            let group = off / r::GROUP_STRIDE;
-            (group < groups).then_some((group, off % r::GROUP_STRIDE))
+            (off < size).then_some(off)
         };
-        if let Some((g, o)) = in_window(r::IOFIC_PRIMARY, PRIMARY_GROUPS) {
-            return Some((Ctl::Primary, g, o));
+        if let Some(off) = in_level(PRIMARY_BASE_IN_GEN, LEVEL_WINDOW_SIZE) {
+            let (g, reg) = locate(off)?;
+            return Some((Ctl::Primary, g, reg));
         }
-        if let Some((g, o)) = in_window(r::IOFIC_SECONDARY, SECONDARY_GROUPS) {
-            return Some((Ctl::Secondary, g, o));
+        if let Some(off) = in_level(SECONDARY_BASE_IN_GEN, SECONDARY_WINDOW_SIZE) {
+            let (g, reg) = locate(off)?;
+            return Some((Ctl::Secondary, g, reg));
         }
-        let off = gen_offset.checked_sub(r::IOFIC_AXI_ERR_FIRST)?;
-        let ctl = off / r::IOFIC_AXI_ERR_STRIDE;
-        let o = off % r::IOFIC_AXI_ERR_STRIDE;
-        (ctl < r::IOFIC_AXI_ERR_COUNT && o < r::GROUP_STRIDE).then_some((Ctl::AxiError, ctl, o))
+        let off = gen_offset.checked_sub(AXI_ERROR_M2S_DESC_RD_IN_GEN)?;
+        let ctl = off / AXI_ERROR_STRIDE;
+        let in_group = off % AXI_ERROR_STRIDE;
+        if ctl >= AXI_ERROR_CONTROLLERS || in_group >= GROUP_STRIDE {
+            return None;
+        }
+        Some((Ctl::AxiError, ctl, GroupReg::from_offset(in_group)?))
     }
 
-    /// Handles a register read at an offset inside the gen block; `None` if no IOFIC is there.
+    /// Handles a register read at an offset inside the gen block; `None` if no IOFIC
+    /// register is there.
     pub(crate) fn read(&mut self, gen_offset: usize) -> Option<u32> {
-        let (ctl, group, off) = Self::decode(gen_offset)?;
+        let (ctl, group, reg) = Self::decode(gen_offset)?;
         let (level, g) = match ctl {
             Ctl::Primary => (Level::Primary, group),
             Ctl::Secondary => (Level::Secondary, group),
-            Ctl::AxiError => return self.axi_error.get_mut(group).map(|g| g.read(off, 0)),
+            Ctl::AxiError => return self.axi_error.get_mut(group).map(|g| g.read(reg, 0)),
         };
         let summary = self.summary(level, g);
-        self.group_mut(level, g).map(|grp| grp.read(off, summary))
+        self.group_mut(level, g).map(|grp| grp.read(reg, summary))
     }
 
     /// Handles a register write at an offset inside the gen block. Returns `None` if no IOFIC
-    /// is there, else the secondary-level (M2S, S2M) bits a cause-set write made abort.
+    /// register is there, else the directions a cause-set write made abort.
     pub(crate) fn write(&mut self, gen_offset: usize, value: u32) -> Option<RaisedAbort> {
-        let (ctl, group, off) = Self::decode(gen_offset)?;
+        let (ctl, group, reg) = Self::decode(gen_offset)?;
         let aborting = match ctl {
-            Ctl::Primary => self.primary.get_mut(group)?.write(off, value),
-            Ctl::Secondary => self.secondary.get_mut(group)?.write(off, value),
+            Ctl::Primary => self.primary.get_mut(group)?.write(reg, value),
+            Ctl::Secondary => self.secondary.get_mut(group)?.write(reg, value),
             Ctl::AxiError => {
-                self.axi_error.get_mut(group)?.write(off, value);
+                self.axi_error.get_mut(group)?.write(reg, value);
                 0
             }
         };
@@ -291,10 +326,6 @@ pub(crate) struct RaisedAbort {
     pub(crate) s2m: bool,
 }
 
-/// AXI FIFO parity causes of secondary group C that belong to the M2S side (bits 0-5); the
-/// rest (bits 6-11) are S2M.
-const SEC_C_M2S_BITS: u32 = 0x3f;
-
 impl RaisedAbort {
     /// Secondary group A aborts M2S, B aborts S2M, C splits by bit (TX bits 0-5, RX 6-11).
     pub(crate) fn from_secondary(group: usize, aborting: u32) -> Self {
@@ -308,8 +339,8 @@ impl RaisedAbort {
                 s2m: aborting != 0,
             },
             GROUP_C => Self {
-                m2s: aborting & SEC_C_M2S_BITS != 0,
-                s2m: aborting & !SEC_C_M2S_BITS != 0,
+                m2s: aborting & ParityCause::M2S.bits() != 0,
+                s2m: aborting & !ParityCause::M2S.bits() != 0,
             },
             _ => Self::default(),
         }
@@ -326,33 +357,34 @@ enum Ctl {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use iofic::layout::{ABORT_MASK, CAUSE, CAUSE_SET, CONTROL, MASK, MASK_CLEAR, STATUS};
 
-    const SEC: usize = r::IOFIC_SECONDARY;
-    const PRI: usize = r::IOFIC_PRIMARY;
+    const SEC: usize = SECONDARY_BASE_IN_GEN;
+    const PRI: usize = PRIMARY_BASE_IN_GEN;
     const fn reg(base: usize, group: usize, off: usize) -> usize {
-        base + group * r::GROUP_STRIDE + off
+        base + group * GROUP_STRIDE + off
     }
 
     #[test]
     fn mask_clear_unmasks_only_zero_bits() {
         let mut g = IoficGroupModel::new();
-        g.write(r::INT_MASK_CLEAR, !0x0000_0500);
+        g.write(GroupReg::MaskClear, !0x0000_0500);
         assert_eq!(g.mask(), !0x0000_0500);
-        g.write(r::INT_MASK_CLEAR, !0x0000_0200);
+        g.write(GroupReg::MaskClear, !0x0000_0200);
         assert_eq!(g.mask(), !0x0000_0700, "earlier unmasks survive");
-        g.write(r::INT_MASK, 0x1);
-        assert_eq!(g.read(r::INT_MASK_CLEAR, 0), 0x1, "mask-clear reads the mask");
+        g.write(GroupReg::Mask, 0x1);
+        assert_eq!(g.read(GroupReg::MaskClear, 0), 0x1, "mask-clear reads the mask");
     }
 
     #[test]
     fn cause_write_zero_clears_and_cause_set_latches() {
         let mut g = IoficGroupModel::new();
-        g.write(r::INT_CAUSE_SET, 0b1011);
+        g.write(GroupReg::CauseSet, 0b1011);
         assert_eq!(g.latched(), 0b1011);
-        g.write(r::INT_CAUSE, !0b0010);
+        g.write(GroupReg::Cause, !0b0010);
         assert_eq!(g.latched(), 0b1001, "only the 0 bit cleared");
-        assert_eq!(g.read(r::INT_CAUSE_SET, 0), 0);
-        g.write(r::INT_CAUSE, 0xffff_ffff);
+        assert_eq!(g.read(GroupReg::CauseSet, 0), 0);
+        g.write(GroupReg::Cause, 0xffff_ffff);
         assert_eq!(g.latched(), 0b1001, "writing ones clears nothing");
     }
 
@@ -360,46 +392,52 @@ mod tests {
     fn status_is_unmasked_cause_and_abort_mask_selects_aborts() {
         let mut g = IoficGroupModel::new();
         assert_eq!(g.latch(0x30), 0, "reset abort mask: nothing aborts");
-        assert_eq!(g.read(r::INT_STATUS, 0), 0, "reset mask: nothing pending");
-        g.write(r::INT_MASK_CLEAR, !0x10);
-        assert_eq!(g.read(r::INT_STATUS, 0), 0x10);
-        g.write(r::INT_ABORT_MASK, !0x20);
+        assert_eq!(g.read(GroupReg::Status, 0), 0, "reset mask: nothing pending");
+        g.write(GroupReg::MaskClear, !0x10);
+        assert_eq!(g.read(GroupReg::Status, 0), 0x10);
+        g.write(GroupReg::AbortMask, !0x20);
         assert_eq!(g.latch(0x30), 0x20);
     }
 
     #[test]
-    fn control_flags_clear_on_read_and_auto_mask() {
+    fn control_flags_clear_on_read_and_auto_mask_and_read_only_revision() {
         let mut g = IoficGroupModel::new();
-        g.write(r::INT_MASK, 0);
-        g.write(r::INT_CONTROL, r::CONTROL_CLEAR_ON_READ | r::CONTROL_AUTO_MASK);
+        g.write(GroupReg::Mask, 0);
+        let c = Control::new().with_clear_on_read(true).with_auto_mask(true);
+        g.write(GroupReg::Control, c.into_bits() | 0x3000_0000);
+        assert_eq!(g.read(GroupReg::Control, 0), c.into_bits(), "revision bits are read only");
         g.latch(0x4);
         assert_eq!(g.mask(), 0x4, "auto-mask masked the cause that fired");
-        assert_eq!(g.read(r::INT_CAUSE, 0), 0x4);
-        assert_eq!(g.read(r::INT_CAUSE, 0), 0, "cleared by the first read");
+        assert_eq!(g.read(GroupReg::Cause, 0), 0x4);
+        assert_eq!(g.read(GroupReg::Cause, 0), 0, "cleared by the first read");
     }
 
     #[test]
     fn secondary_causes_summarise_into_primary_d_and_a() {
         let mut io = UnitIofic::new();
-        // The driver's M2S policy: unmask secondary A and primary D bit 8 (and 10).
-        io.write(reg(SEC, GROUP_A, r::INT_MASK_CLEAR), !0x0fff_ffff);
-        io.write(reg(PRI, GROUP_D, r::INT_MASK_CLEAR), !0x500);
-        io.write(reg(SEC, GROUP_A, r::INT_ABORT_MASK), !0x0fff_ffff);
-        let abort = io.write(reg(SEC, GROUP_A, r::INT_CAUSE_SET), 1 << 17);
+        // The driver's M2S policy: unmask secondary A and primary D bits 8 and 10.
+        io.write(reg(SEC, GROUP_A, MASK_CLEAR), !0x0fff_ffff);
+        io.write(reg(PRI, GROUP_D, MASK_CLEAR), !0x500);
+        io.write(reg(SEC, GROUP_A, ABORT_MASK), !0x0fff_ffff);
+        let abort = io.write(reg(SEC, GROUP_A, CAUSE_SET), 1 << 17);
         assert_eq!(abort, Some(RaisedAbort { m2s: true, s2m: false }));
-        assert_eq!(io.read(reg(PRI, GROUP_D, r::INT_CAUSE)), Some(0x100));
-        assert_eq!(io.read(reg(PRI, GROUP_D, r::INT_STATUS)), Some(0x100));
-        io.write(reg(PRI, GROUP_A, r::INT_MASK_CLEAR), !0x4);
+        assert_eq!(io.read(reg(PRI, GROUP_D, CAUSE)), Some(0x100));
+        assert_eq!(io.read(reg(PRI, GROUP_D, STATUS)), Some(0x100));
+        io.write(reg(PRI, GROUP_A, MASK_CLEAR), !0x4);
         assert_eq!(io.status(Level::Primary, GROUP_A), 0x4, "A bit 2 summarises D");
         // Clearing the primary summary bit does nothing while the secondary is pending.
-        io.write(reg(PRI, GROUP_D, r::INT_CAUSE), !0x100);
+        io.write(reg(PRI, GROUP_D, CAUSE), !0x100);
         assert_eq!(io.cause(Level::Primary, GROUP_D), 0x100);
-        io.write(reg(SEC, GROUP_A, r::INT_CAUSE), 0);
+        io.write(reg(SEC, GROUP_A, CAUSE), 0);
         assert_eq!(io.cause(Level::Primary, GROUP_D), 0);
         assert_eq!(io.cause(Level::Primary, GROUP_A), 0);
         // A masked secondary cause does not summarise.
         io.raise(Level::Secondary, GROUP_B, 1 << 3);
         assert_eq!(io.cause(Level::Primary, GROUP_D), 0);
+        // Group C summarises into bit 10.
+        io.write(reg(SEC, GROUP_C, MASK_CLEAR), 0);
+        io.raise(Level::Secondary, GROUP_C, 1);
+        assert_eq!(io.cause(Level::Primary, GROUP_D), 0x400);
     }
 
     #[test]
@@ -417,10 +455,12 @@ mod tests {
     #[test]
     fn axi_error_controllers_are_plain_groups_and_gaps_are_not_iofic() {
         let mut io = UnitIofic::new();
-        let base = r::IOFIC_AXI_ERR_FIRST + r::IOFIC_AXI_ERR_STRIDE;
-        assert!(io.write(base + r::INT_CONTROL, 0x28).is_some());
-        assert_eq!(io.read(base + r::INT_CONTROL), Some(0x28));
-        assert_eq!(io.read(base + 0x40), None, "past the single group");
+        let base = AXI_ERROR_M2S_DESC_RD_IN_GEN + AXI_ERROR_STRIDE;
+        assert!(io.write(base + CONTROL, 0x28).is_some());
+        assert_eq!(io.read(base + CONTROL), Some(0x28));
+        assert_eq!(io.read(AXI_ERROR_MSIX_IN_GEN + MASK), Some(u32::MAX));
+        assert_eq!(io.read(base + GROUP_STRIDE), None, "past the single group");
         assert_eq!(io.read(0x2300), None, "the AXI timeout register is not an IOFIC");
+        assert_eq!(io.read(PRI + 0x04), None, "a hole in the group window");
     }
 }

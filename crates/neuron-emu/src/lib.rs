@@ -24,7 +24,6 @@ mod fault;
 mod iofic_model;
 mod model;
 mod queue;
-mod regs_tmp;
 pub mod scenario;
 mod transfer;
 mod unit;

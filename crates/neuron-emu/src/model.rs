@@ -4,7 +4,6 @@ use std::collections::VecDeque;
 
 use crate::address_space::AddressSpace;
 use crate::fault::Fault;
-use crate::regs_tmp as r;
 use crate::transfer::{PairOutcome, Scratch, run_pair};
 use crate::unit::{QUEUES, UnitModel, Wake};
 
@@ -116,7 +115,7 @@ impl Model {
         let i = self.by_base.partition_point(|&(b, _)| b <= off);
         let &(base, unit) = self.by_base.get(i.checked_sub(1)?)?;
         let offset = off - base;
-        (offset < r::UNIT_SIZE).then_some(UnitOffset { unit, offset })
+        (offset < khal::regs::unit::UNIT_SIZE).then_some(UnitOffset { unit, offset })
     }
 
     pub(crate) fn read32(&mut self, off: usize) -> u32 {

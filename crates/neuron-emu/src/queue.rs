@@ -1,13 +1,17 @@
 //! One UDMA queue (ring) of one direction: its registers and pointers.
 
-use crate::regs_tmp as r;
+use khal::regs::queue::{QueueCfg, RingPtr, TailInc};
+use udma_desc::RingId;
 
 /// Initial ring id after a queue reset: both software and hardware start the phase at 1.
-pub(crate) const INITIAL_RING_ID: u8 = 1;
+const INITIAL_RING_ID: u8 = RingId::INITIAL.get();
 /// Ring ids count 1, 2, 3, 0, 1, ...
-const RING_ID_MASK: u8 = 0x3;
+const RING_ID_MASK: u8 = RingId::MAX;
 /// Bytes per descriptor slot.
-pub(crate) const DESC_BYTES: u64 = 16;
+const DESC_BYTES: u64 = udma_desc::DESC_BYTES as u64;
+/// `drbp_low` keeps ring base bits 31:6 in place (`m2s_q.tdrbp_low` ADDR, mask 0xffffffc0);
+/// the low 6 bits are not stored.
+const RING_BASE_LOW_ADDR_MASK: u32 = 0xffff_ffc0;
 
 /// A ring position: slot index and the ring id (phase) expected there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,7 +43,10 @@ impl RingPos {
 
     /// The register encoding: index in bits 23:0, ring id in bits 31:30.
     pub(crate) fn to_reg(self) -> u32 {
-        (self.index & r::PTR_OFFSET_MASK) | (u32::from(self.ring_id) << r::PTR_RING_ID_SHIFT)
+        RingPtr::new()
+            .with_offset(self.index)
+            .with_ring_id(self.ring_id)
+            .into_bits()
     }
 }
 
@@ -58,6 +65,10 @@ pub struct QueueStats {
     pub ordering_points: u64,
     /// Completion interrupts raised (descriptors with INT_EN).
     pub interrupts: u64,
+    /// RX descriptors that carried a V4 notification mask (non-zero `len_ctrl` bits 23:16).
+    pub notifications: u64,
+    /// The last non-zero notification mask seen (RX only).
+    pub last_notification_mask: u8,
 }
 
 /// Why a queue stopped making progress.
@@ -86,7 +97,7 @@ pub(crate) struct QueueModel {
 impl QueueModel {
     pub(crate) const fn new() -> Self {
         Self {
-            cfg: r::Q_CFG_RESET_VALUE,
+            cfg: QueueCfg::RESET.into_bits(),
             base_low: 0,
             base_high: 0,
             len: 0,
@@ -101,13 +112,15 @@ impl QueueModel {
                 meta_descriptors: 0,
                 ordering_points: 0,
                 interrupts: 0,
+                notifications: 0,
+                last_notification_mask: 0,
             },
         }
     }
 
     /// Ring base DMA address (the low 6 bits are not stored by the hardware).
     pub(crate) fn base(&self) -> u64 {
-        (u64::from(self.base_high) << 32) | u64::from(self.base_low & r::DRBP_LOW_ADDR_MASK)
+        (u64::from(self.base_high) << 32) | u64::from(self.base_low & RING_BASE_LOW_ADDR_MASK)
     }
 
     /// DMA address of the slot at `pos` (wrapping arithmetic: an absurd base simply lands
@@ -119,13 +132,13 @@ impl QueueModel {
 
     /// Prefetch and scheduling both enabled.
     pub(crate) fn enabled(&self) -> bool {
-        let want = r::Q_CFG_EN_PREF | r::Q_CFG_EN_SCHEDULING;
-        self.cfg & want == want
+        let cfg = QueueCfg::from_bits(self.cfg);
+        cfg.en_pref() && cfg.en_scheduling()
     }
 
     /// The tail-increment doorbell: hands `n` more descriptors to the engine.
     pub(crate) fn doorbell(&mut self, value: u32) {
-        let n = value & r::PTR_OFFSET_MASK;
+        let n = TailInc::from_bits(value).val();
         self.tail = self.tail.advanced(n, self.len);
         self.posted = self.posted.saturating_add(u64::from(n));
         self.blocked = None;

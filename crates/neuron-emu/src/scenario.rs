@@ -10,11 +10,13 @@
 //! two units at BAR0 offsets [`UNIT_BASES`], a 64 KiB device region at [`HBM_BASE`] and a
 //! 64 KiB host region at [`HOST_BASE`].
 
-use mmio::Mmio;
+use iofic::layout::{ABORT_MASK, CAUSE, CAUSE_SET, GROUP_STRIDE, MASK_CLEAR, SECONDARY_BASE_IN_UNIT};
+use khal::regs::queue::{self as kq, QSwCtrl, QueueCfg, RingLen, RingPtr, TailInc};
+use khal::regs::{ChangeStateCmd, m2s, s2m, unit as ub};
+use mmio::{Mmio, MmioExt, Register};
 
 use crate::address_space::{AddressSpace, RegionKind, RegionSpec};
 use crate::device::{Device, ExecMode};
-use crate::regs_tmp as r;
 use crate::unit::QUEUES;
 
 /// BAR0 offsets of the scenario device's two units.
@@ -44,25 +46,37 @@ mod op {
     pub const COUNT: u8 = 11;
 }
 
-/// Registers a `RegWrite` / `RegRead` can name by index (offsets inside a queue block when
-/// `QUEUE_REG` is set, else inside the unit).
-const NAMED_REGS: [(bool, usize); 16] = [
-    (true, r::Q_CFG),
-    (true, r::Q_DRBP_LOW),
-    (true, r::Q_DRBP_HIGH),
-    (true, r::Q_DRL),
-    (true, r::Q_DRTP_INC),
-    (true, r::Q_DRHP),
-    (true, r::Q_DRTP),
-    (true, r::Q_TX_SW_CTRL),
-    (false, r::CHANGE_STATE),
-    (false, r::STATE),
-    (false, r::M2S_CFG_LEN),
-    (false, r::ERR_LOG_MASK),
-    (false, r::M2S_DESC_PREF_CFG_2),
-    (false, r::GEN_BASE + r::IOFIC_SECONDARY + r::INT_ABORT_MASK),
-    (false, r::GEN_BASE + r::IOFIC_SECONDARY + r::INT_CAUSE),
-    (false, r::GEN_BASE + r::IOFIC_SECONDARY + r::GROUP_STRIDE + r::INT_CAUSE_SET),
+/// A register a `RegWrite` / `RegRead` can name by index.
+#[derive(Clone, Copy, Debug)]
+enum Named {
+    /// Offset inside the queue block of the operation's direction.
+    Queue(usize),
+    /// The direction's `q_sw_ctrl` (TX +0xb0, RX +0x64).
+    QueueSwCtrl,
+    /// Offset inside the operation's direction block.
+    Dir(usize),
+    /// Offset from the unit base.
+    Unit(usize),
+}
+
+/// The registers scripts name by index (index modulo the length).
+const NAMED_REGS: [Named; 16] = [
+    Named::Queue(<kq::Cfg as Register>::OFFSET),
+    Named::Queue(<kq::DrbpLow as Register>::OFFSET),
+    Named::Queue(<kq::DrbpHigh as Register>::OFFSET),
+    Named::Queue(<kq::Drl as Register>::OFFSET),
+    Named::Queue(<kq::DrtpInc as Register>::OFFSET),
+    Named::Queue(<kq::Drhp as Register>::OFFSET),
+    Named::Queue(<kq::Drtp as Register>::OFFSET),
+    Named::QueueSwCtrl,
+    Named::Dir(<m2s::ChangeState as Register>::OFFSET),
+    Named::Dir(<m2s::State as Register>::OFFSET),
+    Named::Unit(m2s::CfgLenReg::ABS),
+    Named::Dir(<m2s::ErrLogMaskReg as Register>::OFFSET),
+    Named::Unit(m2s::DescPrefCfg2Reg::ABS),
+    Named::Unit(SECONDARY_BASE_IN_UNIT + ABORT_MASK),
+    Named::Unit(SECONDARY_BASE_IN_UNIT + CAUSE),
+    Named::Unit(SECONDARY_BASE_IN_UNIT + GROUP_STRIDE + CAUSE_SET),
 ];
 
 /// Which region a region selector byte names.
@@ -176,6 +190,11 @@ impl ScenarioBuilder {
     }
 }
 
+/// The largest packet `m2s.cfg_len` can allow (its 20-bit field, all ones).
+const fn packet_max() -> u32 {
+    m2s::CfgLen::from_bits(u32::MAX).max_pkt_size()
+}
+
 /// The device scripts run against.
 #[derive(Debug)]
 pub struct Scenario {
@@ -217,25 +236,31 @@ impl Scenario {
     }
 
     fn dir_base(dir: u8) -> usize {
-        if dir & 1 == 0 { r::M2S_BASE } else { r::S2M_BASE }
+        if dir & 1 == 0 { ub::M2S_BASE } else { ub::S2M_BASE }
+    }
+
+    fn sw_ctrl(dir: u8) -> usize {
+        if dir & 1 == 0 {
+            <kq::TxQSwCtrl as Register>::OFFSET
+        } else {
+            <kq::RxQSwCtrl as Register>::OFFSET
+        }
     }
 
     fn queue_base(dir: u8, q: u8) -> usize {
-        Self::dir_base(dir) + r::QUEUE_BASE + (usize::from(q) % QUEUES) * r::QUEUE_STRIDE
+        Self::dir_base(dir) + kq::QUEUE_BLOCK + (usize::from(q) % QUEUES) * kq::QUEUE_STRIDE
     }
 
     fn named_offset(unit: u8, dir: u8, q: u8, index: u8) -> usize {
-        let (queue_reg, off) = NAMED_REGS
+        let named = NAMED_REGS
             .get(usize::from(index) % NAMED_REGS.len())
             .copied()
-            .unwrap_or((false, 0));
-        let off = if queue_reg {
-            let sw = if dir & 1 == 0 { r::Q_TX_SW_CTRL } else { r::Q_RX_SW_CTRL };
-            Self::queue_base(dir, q) + if off == r::Q_TX_SW_CTRL { sw } else { off }
-        } else if off < r::GEN_BASE {
-            Self::dir_base(dir) + off
-        } else {
-            off
+            .unwrap_or(Named::Unit(0));
+        let off = match named {
+            Named::Queue(off) => Self::queue_base(dir, q) + off,
+            Named::QueueSwCtrl => Self::queue_base(dir, q) + Self::sw_ctrl(dir),
+            Named::Dir(off) => Self::dir_base(dir) + off,
+            Named::Unit(off) => off,
         };
         Self::unit_base(unit) + off
     }
@@ -291,28 +316,22 @@ impl Scenario {
             }
             op::DOORBELL => {
                 let (unit, dir, q, count) = (c.u8()?, c.u8()?, c.u8()?, c.u8()?);
-                d.write32(
-                    Self::unit_base(unit) + Self::queue_base(dir, q) + r::Q_DRTP_INC,
-                    u32::from(count),
-                );
+                d.window(Self::unit_base(unit) + Self::queue_base(dir, q))
+                    .write::<kq::DrtpInc>(TailInc::new().with_val(u32::from(count)));
             }
             op::QUEUE_SETUP => {
                 let (unit, q, region) = (c.u8()?, c.u8()?, c.u8()?);
                 let (tx_slot, rx_slot, len) = (c.u16()?, c.u16()?, c.u8()?);
                 let base = region_base(region);
                 for (dir, slot) in [(0u8, tx_slot), (1u8, rx_slot)] {
-                    let qb = Self::unit_base(unit) + Self::queue_base(dir, q);
+                    let qw = d.window(Self::unit_base(unit) + Self::queue_base(dir, q));
                     let ring = base + u64::from(slot) * 16;
-                    let sw = if dir == 0 { r::Q_TX_SW_CTRL } else { r::Q_RX_SW_CTRL };
-                    d.write32(qb + r::Q_CFG, r::Q_CFG_RESET_VALUE);
-                    d.write32(qb + sw, r::Q_SW_CTRL_RST_Q);
-                    d.write32(qb + r::Q_DRBP_LOW, (ring & 0xffff_ffff) as u32);
-                    d.write32(qb + r::Q_DRBP_HIGH, (ring >> 32) as u32);
-                    d.write32(qb + r::Q_DRL, u32::from(len));
-                    d.write32(
-                        qb + r::Q_CFG,
-                        r::Q_CFG_RESET_VALUE | r::Q_CFG_EN_PREF | r::Q_CFG_EN_SCHEDULING,
-                    );
+                    qw.write::<kq::Cfg>(QueueCfg::RESET);
+                    qw.write32(Self::sw_ctrl(dir), QSwCtrl::new().with_rst_q(true).into_bits());
+                    qw.write::<kq::DrbpLow>((ring & 0xffff_ffff) as u32);
+                    qw.write::<kq::DrbpHigh>((ring >> 32) as u32);
+                    qw.write::<kq::Drl>(RingLen::new().with_descs(u32::from(len)));
+                    qw.write::<kq::Cfg>(QueueCfg::RESET.enabled());
                 }
             }
             op::RAW_MEM_WRITE => {
@@ -321,16 +340,20 @@ impl Scenario {
                 let _ = d.with_memory(|m| m.fill(addr, n, byte));
             }
             op::ENGINE_UP => {
-                let b = Self::unit_base(c.u8()?);
-                let sec = b + r::GEN_BASE + r::IOFIC_SECONDARY;
-                d.write32(b + r::M2S_CFG_LEN, r::CFG_LEN_ENCODE_64K | r::CFG_LEN_MAX_PKT_MASK);
+                let u = d.window(Self::unit_base(c.u8()?));
+                u.write::<m2s::CfgLenReg>(
+                    m2s::CfgLen::new()
+                        .with_max_pkt_size(packet_max())
+                        .with_encode_64k(true),
+                );
                 for g in 0..2 {
-                    let gb = sec + g * r::GROUP_STRIDE;
-                    d.write32(gb + r::INT_ABORT_MASK, 0);
-                    d.write32(gb + r::INT_MASK_CLEAR, 0);
+                    let group = SECONDARY_BASE_IN_UNIT + g * GROUP_STRIDE;
+                    u.write32(group + ABORT_MASK, 0);
+                    u.write32(group + MASK_CLEAR, 0);
                 }
-                d.write32(b + r::M2S_BASE + r::CHANGE_STATE, r::CHANGE_STATE_NORMAL);
-                d.write32(b + r::S2M_BASE + r::CHANGE_STATE, r::CHANGE_STATE_NORMAL);
+                let normal = ChangeStateCmd::new().with_normal(true);
+                u.window(ub::M2S_BASE).write::<m2s::ChangeState>(normal);
+                u.window(ub::S2M_BASE).write::<s2m::ChangeState>(normal);
             }
             _ => {}
         }
@@ -405,8 +428,11 @@ pub fn run_rings(data: &[u8]) -> Scenario {
         .build();
     s.run_script(&setup);
     if flags & rings_flag::NO_RING_ID_CHECK != 0 {
-        d.write32(r::M2S_BASE + r::ERR_LOG_MASK, r::M2S_ERR_LOG_PREF_RING_ID);
-        d.write32(r::S2M_BASE + r::ERR_LOG_MASK, r::S2M_ERR_LOG_PREF_RING_ID);
+        let u = d.window(UNIT_BASES[0]);
+        u.window(ub::M2S_BASE)
+            .write::<m2s::ErrLogMaskReg>(m2s::ErrLogMask::new().with_pref_ring_id(true));
+        u.window(ub::S2M_BASE)
+            .write::<s2m::ErrLogMaskReg>(s2m::ErrLogMask::new().with_pref_ring_id(true));
     }
     let ring_bytes = usize::from(RINGS_SLOTS) * 16;
     let body = data.get(3..).unwrap_or_default();
@@ -465,26 +491,41 @@ impl Scenario {
             return bad(format!("regions changed: {sizes:?}"));
         }
         for (u, &base) in UNIT_BASES.iter().enumerate() {
-            for dir in [r::M2S_BASE, r::S2M_BASE] {
-                let state = self.device.read32(base + dir + r::STATE);
-                if ![0, 0x1111, 0x2222].contains(&state) {
-                    return bad(format!("unit {u} dir {dir:#x}: state {state:#x}"));
+            for dir in [0u8, 1] {
+                let state = self
+                    .device
+                    .window(base + Self::dir_base(dir))
+                    .read::<m2s::State>();
+                let fields = [
+                    state.comp_ctrl(),
+                    state.stream_if(),
+                    state.data_ctrl(),
+                    state.desc_pref(),
+                ];
+                let legal = fields.iter().all(|f| *f == state.comp_ctrl())
+                    && state.comp_ctrl() != khal::regs::SubUnitState::Reserved
+                    && state.into_bits() & !0x3333 == 0;
+                if !legal {
+                    return bad(format!("unit {u} dir {dir}: state {state:?}"));
                 }
-                for q in 0..QUEUES {
-                    let qb = base + dir + r::QUEUE_BASE + q * r::QUEUE_STRIDE;
-                    let len = self.device.read32(qb + r::Q_DRL);
-                    for reg in [r::Q_DRHP, r::Q_DRTP] {
-                        let v = self.device.read32(qb + reg);
-                        let index = v & r::PTR_OFFSET_MASK;
-                        let middle = v & !r::PTR_OFFSET_MASK & !(0x3 << r::PTR_RING_ID_SHIFT);
-                        if (len > 0 && index >= len) || (len == 0 && index != 0) || middle != 0 {
-                            return bad(format!("unit {u} q {q} reg {reg:#x}: {v:#x}, len {len}"));
+                for q in 0..QUEUES as u8 {
+                    let qw = self.device.window(base + Self::queue_base(dir, q));
+                    let len = qw.read::<kq::Drl>().descs();
+                    for ptr in [qw.read::<kq::Drhp>(), qw.read::<kq::Drtp>()] {
+                        let raw = ptr.into_bits();
+                        let canonical = RingPtr::new()
+                            .with_offset(ptr.offset())
+                            .with_ring_id(ptr.ring_id())
+                            .into_bits();
+                        let inside = if len == 0 { ptr.offset() == 0 } else { ptr.offset() < len };
+                        if !inside || raw != canonical {
+                            return bad(format!("unit {u} q {q}: pointer {raw:#x}, len {len}"));
                         }
                     }
                 }
             }
         }
-        let past = UNIT_BASES.iter().max().copied().unwrap_or(0) + r::UNIT_SIZE;
+        let past = UNIT_BASES.iter().max().copied().unwrap_or(0) + ub::UNIT_SIZE;
         if self.device.read32(past) != mmio::BUS_ERROR_READ {
             return bad(format!("{past:#x} decoded as a register"));
         }

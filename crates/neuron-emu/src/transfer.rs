@@ -45,9 +45,9 @@ use crate::engine_state::EngineState;
 use crate::fault::Fault;
 use crate::iofic_model::{GROUP_B, GROUP_C, Level};
 use crate::queue::{QueueModel, RingPos};
-use crate::regs_tmp as r;
 use crate::unit::UnitModel;
 use crate::wire::Fetched;
+use khal::regs::{m2s, s2m};
 
 /// Most descriptors per packet the prefetcher accepts when the limit is not programmed
 /// (the top of the documented 8..128 range).
@@ -113,24 +113,24 @@ struct Settings {
 
 impl Settings {
     fn read(unit: &UnitModel) -> Self {
-        use crate::fault::Direction::{M2s, S2m};
-        let cfg_len = unit.engine_reg(M2s, r::M2S_CFG_LEN);
-        let max_desc = match unit.engine_reg(M2s, r::M2S_DESC_PREF_CFG_2)
-            & r::DESC_PREF_CFG_2_MAX_DESC_MASK
+        let cfg_len = unit.plain_as::<m2s::CfgLenReg>(m2s::CfgLenReg::ABS);
+        let max_desc = match unit
+            .plain_as::<m2s::DescPrefCfg2Reg>(m2s::DescPrefCfg2Reg::ABS)
+            .max_desc_per_pkt()
         {
             0 => HW_MAX_DESCS_PER_PACKET,
-            n => n,
+            n => u32::from(n),
         };
         Self {
-            encode_64k: cfg_len & r::CFG_LEN_ENCODE_64K != 0,
-            max_pkt: u64::from(cfg_len & r::CFG_LEN_MAX_PKT_MASK),
+            encode_64k: cfg_len.encode_64k(),
+            max_pkt: u64::from(cfg_len.max_pkt_size()),
             max_desc,
-            check_tx_ring_id: unit.engine_reg(M2s, r::ERR_LOG_MASK)
-                & r::M2S_ERR_LOG_PREF_RING_ID
-                == 0,
-            check_rx_ring_id: unit.engine_reg(S2m, r::ERR_LOG_MASK)
-                & r::S2M_ERR_LOG_PREF_RING_ID
-                == 0,
+            check_tx_ring_id: !unit
+                .plain_as::<m2s::ErrLogMaskReg>(m2s::ErrLogMaskReg::ABS)
+                .pref_ring_id(),
+            check_rx_ring_id: !unit
+                .plain_as::<s2m::ErrLogMaskReg>(s2m::ErrLogMaskReg::ABS)
+                .pref_ring_id(),
         }
     }
 }
@@ -150,11 +150,13 @@ struct TxPacket {
 struct RxSide {
     ordering: u32,
     interrupts: u32,
+    notifications: u32,
+    last_notification_mask: u8,
 }
 
 fn fetch(mem: &AddressSpace, q: &QueueModel, pos: RingPos) -> Result<Fetched, u64> {
     let addr = q.slot_addr(pos);
-    let mut b = [0u8; 16];
+    let mut b = [0u8; Fetched::BYTES];
     mem.read(addr, &mut b).map_err(|_| addr)?;
     Ok(Fetched::from_bytes(b))
 }
@@ -174,7 +176,9 @@ fn gather_tx(
             return Ok(Err(WaitReason::TxIncomplete));
         }
         let slot = pos.index;
-        let d = fetch(mem, q, pos).map_err(|addr| Fault::TxPrefetchBus { slot, addr })?;
+        let d = fetch(mem, q, pos)
+            .map_err(|addr| Fault::TxPrefetchBus { slot, addr })?
+            .tx();
         // A CME meta descriptor carries its CME index where data descriptors carry the ring
         // id, so only data descriptors are phase-checked.
         if set.check_tx_ring_id && !d.meta() && d.ring_id() != pos.ring_id {
@@ -207,9 +211,9 @@ fn gather_tx(
                     max: set.max_pkt,
                 });
             }
-            segs.push(Seg { addr: d.addr, len });
+            segs.push(Seg { addr: d.addr(), len });
         }
-        p.ordering += u32::from(d.tx_ordering());
+        p.ordering += u32::from(d.ordering());
         p.interrupts += u32::from(d.int_en());
         pos = pos.advanced(1, q.len);
         chained = d.concat();
@@ -236,7 +240,9 @@ fn gather_rx(
     let mut capacity = 0u64;
     for _ in 0..count {
         let slot = pos.index;
-        let d = fetch(mem, q, pos).map_err(|addr| Fault::RxPrefetchBus { slot, addr })?;
+        let d = fetch(mem, q, pos)
+            .map_err(|addr| Fault::RxPrefetchBus { slot, addr })?
+            .rx();
         if set.check_rx_ring_id && d.ring_id() != pos.ring_id {
             return Err(Fault::RxRingId {
                 slot,
@@ -246,8 +252,12 @@ fn gather_rx(
         }
         let len = d.len(set.encode_64k);
         capacity += len;
-        segs.push(Seg { addr: d.addr, len });
-        side.ordering += u32::from(d.rx_strong_order());
+        segs.push(Seg { addr: d.addr(), len });
+        side.ordering += u32::from(d.strong_order());
+        if d.notification_mask() != 0 {
+            side.notifications += 1;
+            side.last_notification_mask = d.notification_mask();
+        }
         side.interrupts += u32::from(d.int_en());
         pos = pos.advanced(1, q.len);
     }
@@ -332,13 +342,16 @@ fn try_pair(
     q: usize,
     scratch: &mut Scratch,
 ) -> Result<PairOutcome, Fault> {
-    use crate::fault::Direction::{M2s, S2m};
     let wait = |w| Ok(PairOutcome::Wait(w));
     if unit.m2s.state != EngineState::Normal || unit.s2m.state != EngineState::Normal {
         return wait(WaitReason::EngineNotRunning);
     }
-    if unit.engine_reg(M2s, r::M2S_STREAM_CFG) & r::STREAM_CFG_DISABLE != 0
-        || unit.engine_reg(S2m, r::S2M_STREAM_CFG) & r::STREAM_CFG_DISABLE != 0
+    if unit
+        .plain_as::<m2s::StreamCfgReg>(m2s::StreamCfgReg::ABS)
+        .disable()
+        || unit
+            .plain_as::<s2m::StreamCfgReg>(s2m::StreamCfgReg::ABS)
+            .stream_disabled()
     {
         return wait(WaitReason::StreamDisabled);
     }
@@ -393,6 +406,10 @@ fn try_pair(
     s.bytes += tx.bytes;
     s.ordering_points += u64::from(rx.ordering);
     s.interrupts += u64::from(rx.interrupts);
+    s.notifications += u64::from(rx.notifications);
+    if rx.notifications > 0 {
+        s.last_notification_mask = rx.last_notification_mask;
+    }
     Ok(PairOutcome::Moved {
         bytes: tx.bytes,
         more,

@@ -7,14 +7,35 @@
 
 use std::collections::HashMap;
 
+use khal::regs::queue::{self as kq, QSwCtrl, RingLen, TxRlimitMask};
+use khal::regs::{general, m2s, s2m, unit as ub};
+use mmio::Register;
+
 use crate::engine_state::EngineState;
 use crate::fault::{Direction, Fault};
 use crate::iofic_model::{GROUP_A, GROUP_B, Level, RaisedAbort, UnitIofic};
 use crate::queue::QueueModel;
-use crate::regs_tmp as r;
 
 /// Queues per direction.
-pub const QUEUES: usize = r::QUEUES;
+pub const QUEUES: usize = udma_desc::QUEUES_PER_ENGINE as usize;
+
+// Offsets inside a direction block that both directions share.
+const STATE: usize = <m2s::State as Register>::OFFSET;
+const CHANGE_STATE: usize = <m2s::ChangeState as Register>::OFFSET;
+const _: () = assert!(
+    <s2m::State as Register>::OFFSET == STATE
+        && <s2m::ChangeState as Register>::OFFSET == CHANGE_STATE
+);
+// Offsets inside a queue block.
+const Q_CFG: usize = <kq::Cfg as Register>::OFFSET;
+const Q_DRBP_LOW: usize = <kq::DrbpLow as Register>::OFFSET;
+const Q_DRBP_HIGH: usize = <kq::DrbpHigh as Register>::OFFSET;
+const Q_DRL: usize = <kq::Drl as Register>::OFFSET;
+const Q_DRHP: usize = <kq::Drhp as Register>::OFFSET;
+const Q_DRTP_INC: usize = <kq::DrtpInc as Register>::OFFSET;
+const Q_DRTP: usize = <kq::Drtp as Register>::OFFSET;
+const Q_DCP: usize = <kq::Dcp as Register>::OFFSET;
+const Q_TX_RLIMIT_MASK: usize = <kq::TxRlimitMaskReg as Register>::OFFSET;
 
 /// One direction (M2S or S2M) of a unit.
 #[derive(Clone, Debug)]
@@ -53,43 +74,45 @@ enum Reg {
 }
 
 fn decode(off: usize) -> Reg {
-    let (dir, rel) = if off < r::S2M_BASE {
-        (Direction::M2s, off - r::M2S_BASE)
-    } else if off < r::GEN_BASE {
-        (Direction::S2m, off - r::S2M_BASE)
+    let (dir, rel) = if off < ub::S2M_BASE {
+        (Direction::M2s, off - ub::M2S_BASE)
+    } else if off < ub::GEN_BASE {
+        (Direction::S2m, off - ub::S2M_BASE)
     } else {
-        return Reg::Gen(off - r::GEN_BASE);
+        return Reg::Gen(off - ub::GEN_BASE);
     };
-    match rel.checked_sub(r::QUEUE_BASE) {
+    match rel.checked_sub(kq::QUEUE_BLOCK) {
         None => Reg::Engine(dir, rel),
-        Some(q_rel) if q_rel / r::QUEUE_STRIDE < QUEUES => {
-            Reg::Queue(dir, q_rel / r::QUEUE_STRIDE, q_rel % r::QUEUE_STRIDE)
+        Some(q_rel) if q_rel / kq::QUEUE_STRIDE < QUEUES => {
+            Reg::Queue(dir, q_rel / kq::QUEUE_STRIDE, q_rel % kq::QUEUE_STRIDE)
         }
         Some(_) => Reg::Plain,
     }
 }
 
-/// Per-direction queue register offsets that differ between TX and RX.
+/// `q_sw_ctrl` sits at different offsets per direction (TX +0xb0, RX +0x64).
 fn sw_ctrl_offset(dir: Direction) -> usize {
     match dir {
-        Direction::M2s => r::Q_TX_SW_CTRL,
-        Direction::S2m => r::Q_RX_SW_CTRL,
+        Direction::M2s => <kq::TxQSwCtrl as Register>::OFFSET,
+        Direction::S2m => <kq::RxQSwCtrl as Register>::OFFSET,
     }
 }
 
+/// Reset value of `m2s.cfg_len`: the largest packet size with 64K-as-zero off, until the
+/// bring-up turns it on (model choice: the hardware reset value is not in the reference).
+const CFG_LEN_RESET: u32 = m2s::CfgLen::new().with_max_pkt_size(0x000f_ffff).into_bits();
+
 /// Reset value of a plain register (unit offset), where the hardware's is not 0.
 fn plain_reset_value(off: usize) -> u32 {
-    const SPARE_ONES: [usize; 2] = [r::GEN_BASE + 0x3468, r::GEN_BASE + 0x346c];
-    if off == r::M2S_BASE + r::M2S_CFG_LEN {
-        // Largest packet size, 64K-as-zero off until bring-up turns it on (model choice: the
-        // hardware reset value is not in the reference).
-        return r::CFG_LEN_MAX_PKT_MASK;
+    if off == m2s::CfgLenReg::ABS {
+        return CFG_LEN_RESET;
     }
-    if SPARE_ONES.contains(&off) {
+    // The spare "ones" registers reset to all ones (udma-registers.tsv).
+    if off == general::SpareOnes0::ABS || off == general::SpareOnes1::ABS {
         return u32::MAX;
     }
-    if let Reg::Queue(Direction::M2s, _, r::Q_TX_RLIMIT_MASK) = decode(off) {
-        return r::Q_RLIMIT_MASK_RESET_VALUE;
+    if let Reg::Queue(Direction::M2s, _, Q_TX_RLIMIT_MASK) = decode(off) {
+        return TxRlimitMask::RESET.into_bits();
     }
     0
 }
@@ -135,32 +158,28 @@ impl UnitModel {
             .unwrap_or_else(|| plain_reset_value(off))
     }
 
-    /// Engine-level plain register of a direction.
-    pub(crate) fn engine_reg(&self, d: Direction, off: usize) -> u32 {
-        let base = match d {
-            Direction::M2s => r::M2S_BASE,
-            Direction::S2m => r::S2M_BASE,
-        };
-        self.plain(base + off)
+    /// A plain register as its typed value; `abs` is its offset from the unit base.
+    pub(crate) fn plain_as<R: Register>(&self, abs: usize) -> R::Value {
+        R::Value::from(self.plain(abs))
     }
 
     /// Register read at a unit offset (4-byte aligned, inside the unit window).
     pub(crate) fn read(&mut self, off: usize) -> u32 {
         match decode(off) {
-            Reg::Engine(d, r::STATE) => self.dir(d).state.register(),
-            Reg::Engine(_, r::CHANGE_STATE) => 0,
+            Reg::Engine(d, STATE) => self.dir(d).state.register(),
+            Reg::Engine(_, CHANGE_STATE) => 0,
             Reg::Queue(d, q, reg) => {
                 let Some(queue) = self.dir(d).queues.get(q) else {
                     return 0;
                 };
                 match reg {
-                    r::Q_CFG => queue.cfg,
-                    r::Q_DRBP_LOW => queue.base_low,
-                    r::Q_DRBP_HIGH => queue.base_high,
-                    r::Q_DRL => queue.len,
-                    r::Q_DRHP | r::Q_DCP => queue.head.to_reg(),
-                    r::Q_DRTP => queue.tail.to_reg(),
-                    r::Q_DRTP_INC => 0,
+                    Q_CFG => queue.cfg,
+                    Q_DRBP_LOW => queue.base_low,
+                    Q_DRBP_HIGH => queue.base_high,
+                    Q_DRL => queue.len,
+                    Q_DRHP | Q_DCP => queue.head.to_reg(),
+                    Q_DRTP => queue.tail.to_reg(),
+                    Q_DRTP_INC => 0,
                     x if x == sw_ctrl_offset(d) => 0,
                     _ => self.plain(off),
                 }
@@ -176,11 +195,8 @@ impl UnitModel {
     /// Register write at a unit offset; says which queue pairs may now run.
     pub(crate) fn write(&mut self, off: usize, value: u32) -> Wake {
         match decode(off) {
-            Reg::Engine(d, r::STATE) => {
-                let _ = d; // read only
-                Wake::None
-            }
-            Reg::Engine(d, r::CHANGE_STATE) => {
+            Reg::Engine(_, STATE) => Wake::None,
+            Reg::Engine(d, CHANGE_STATE) => {
                 let dir = self.dir_mut(d);
                 dir.state = dir.state.after_command(value);
                 if dir.state == EngineState::Normal {
@@ -198,21 +214,21 @@ impl UnitModel {
                     return Wake::None;
                 };
                 match reg {
-                    r::Q_CFG => {
+                    Q_CFG => {
                         queue.cfg = value;
                         return Wake::Queue(q);
                     }
-                    r::Q_DRBP_LOW => queue.base_low = value,
-                    r::Q_DRBP_HIGH => queue.base_high = value,
-                    r::Q_DRL => queue.len = value & r::PTR_OFFSET_MASK,
-                    r::Q_DRTP_INC => {
+                    Q_DRBP_LOW => queue.base_low = value,
+                    Q_DRBP_HIGH => queue.base_high = value,
+                    Q_DRL => queue.len = RingLen::from_bits(value).descs(),
+                    Q_DRTP_INC => {
                         queue.doorbell(value);
                         return Wake::Queue(q);
                     }
                     // Head, tail and current pointer are read only.
-                    r::Q_DRHP | r::Q_DRTP | r::Q_DCP => {}
+                    Q_DRHP | Q_DRTP | Q_DCP => {}
                     x if x == sw_ctrl => {
-                        if value & r::Q_SW_CTRL_RST_Q != 0 {
+                        if QSwCtrl::from_bits(value).rst_q() {
                             queue.reset_pointers();
                         }
                     }
@@ -255,7 +271,11 @@ impl UnitModel {
     pub(crate) fn report_fault(&mut self, q: usize, fault: &Fault) {
         let d = fault.direction();
         let bit = fault.cause_bit();
-        let logged = self.engine_reg(d, r::ERR_LOG_MASK) & bit == 0;
+        let err_log_mask = match d {
+            Direction::M2s => self.plain(m2s::ErrLogMaskReg::ABS),
+            Direction::S2m => self.plain(s2m::ErrLogMaskReg::ABS),
+        };
+        let logged = err_log_mask & bit == 0;
         if logged {
             let group = match d {
                 Direction::M2s => GROUP_A,
@@ -272,10 +292,13 @@ impl UnitModel {
 
 #[cfg(test)]
 mod tests {
+    //! Offsets here are literal `udma-registers.tsv` values (test vectors, independent of
+    //! the khal constants the model uses).
     use super::*;
 
-    const TXQ3: usize = r::M2S_BASE + r::QUEUE_BASE + 3 * r::QUEUE_STRIDE;
-    const RXQ3: usize = r::S2M_BASE + r::QUEUE_BASE + 3 * r::QUEUE_STRIDE;
+    const TXQ3: usize = 0x4000; // m2s_q 3 = 0x1000 + 3 * 0x1000
+    const RXQ3: usize = 0x24000; // s2m_q 3 = 0x21000 + 3 * 0x1000
+    const SEC_A: usize = 0x3a000;
 
     #[test]
     fn decode_covers_the_map() {
@@ -291,58 +314,57 @@ mod tests {
     #[test]
     fn queue_registers_behave_like_the_reference() {
         let mut u = UnitModel::new();
-        assert_eq!(u.read(TXQ3 + r::Q_CFG), 0x0300_0000, "cfg reset value");
-        assert_eq!(u.read(TXQ3 + r::Q_TX_RLIMIT_MASK), 0x7);
-        u.write(TXQ3 + r::Q_DRBP_LOW, 0x1234_5640);
-        u.write(TXQ3 + r::Q_DRBP_HIGH, 0x10);
-        u.write(TXQ3 + r::Q_DRL, 32);
+        assert_eq!(u.read(TXQ3 + 0x20), 0x0300_0000, "cfg reset value");
+        assert_eq!(u.read(TXQ3 + 0x74), 0x7, "rlimit.mask reset value");
+        u.write(TXQ3 + 0x28, 0x1234_5640);
+        u.write(TXQ3 + 0x2c, 0x10);
+        u.write(TXQ3 + 0x30, 32);
         assert_eq!(u.m2s.queues[3].base(), 0x10_1234_5640);
-        assert_eq!(u.write(TXQ3 + r::Q_DRTP_INC, 40), Wake::Queue(3));
-        assert_eq!(u.read(TXQ3 + r::Q_DRTP), 0x8000_0008, "wrapped once: ring id 2");
-        assert_eq!(u.read(TXQ3 + r::Q_DRHP), 0x4000_0000, "head at 0, ring id 1");
-        u.write(TXQ3 + r::Q_DRHP, 5);
-        assert_eq!(u.read(TXQ3 + r::Q_DRHP), 0x4000_0000, "head is read only");
-        u.write(TXQ3 + r::Q_TX_SW_CTRL, r::Q_SW_CTRL_RST_Q);
-        assert_eq!(u.read(TXQ3 + r::Q_DRTP), 0x4000_0000, "reset tail");
+        assert_eq!(u.write(TXQ3 + 0x38, 40), Wake::Queue(3));
+        assert_eq!(u.read(TXQ3 + 0x3c), 0x8000_0008, "wrapped once: ring id 2");
+        assert_eq!(u.read(TXQ3 + 0x34), 0x4000_0000, "head at 0, ring id 1");
+        u.write(TXQ3 + 0x34, 5);
+        assert_eq!(u.read(TXQ3 + 0x34), 0x4000_0000, "head is read only");
+        u.write(TXQ3 + 0xb0, 0x100);
+        assert_eq!(u.read(TXQ3 + 0x3c), 0x4000_0000, "reset tail");
         assert_eq!(u.m2s.queues[3].posted, 0);
         // RX reset is at +0x64, not +0xb0.
-        u.write(RXQ3 + r::Q_DRL, 32);
-        u.write(RXQ3 + r::Q_DRTP_INC, 2);
-        u.write(RXQ3 + r::Q_TX_SW_CTRL, r::Q_SW_CTRL_RST_Q);
+        u.write(RXQ3 + 0x30, 32);
+        u.write(RXQ3 + 0x38, 2);
+        u.write(RXQ3 + 0xb0, 0x100);
         assert_eq!(u.s2m.queues[3].posted, 2, "+0xb0 is plain storage on RX");
-        u.write(RXQ3 + r::Q_RX_SW_CTRL, r::Q_SW_CTRL_RST_Q);
+        u.write(RXQ3 + 0x64, 0x100);
         assert_eq!(u.s2m.queues[3].posted, 0);
     }
 
     #[test]
     fn change_state_and_state_readback() {
         let mut u = UnitModel::new();
-        assert_eq!(u.read(r::STATE), 0);
-        assert_eq!(u.write(r::CHANGE_STATE, r::CHANGE_STATE_NORMAL), Wake::All);
-        assert_eq!(u.read(r::STATE), 0x1111);
-        assert_eq!(u.read(r::S2M_BASE + r::STATE), 0, "directions are independent");
-        u.write(r::CHANGE_STATE, r::CHANGE_STATE_ABORT);
-        assert_eq!(u.read(r::STATE), 0x2222);
-        u.write(r::CHANGE_STATE, r::CHANGE_STATE_DIS);
-        assert_eq!(u.read(r::STATE), 0);
+        assert_eq!(u.read(0x200), 0);
+        assert_eq!(u.write(0x204, 0x1), Wake::All);
+        assert_eq!(u.read(0x200), 0x1111);
+        assert_eq!(u.read(0x20200), 0, "directions are independent");
+        u.write(0x204, 0x4);
+        assert_eq!(u.read(0x200), 0x2222);
+        u.write(0x204, 0x2);
+        assert_eq!(u.read(0x200), 0);
     }
 
     #[test]
     fn faults_latch_abort_and_respect_err_log_mask() {
         let mut u = UnitModel::new();
-        u.write(r::CHANGE_STATE, r::CHANGE_STATE_NORMAL);
-        let sec_a_abort = r::GEN_BASE + r::IOFIC_SECONDARY + r::INT_ABORT_MASK;
-        u.write(sec_a_abort, !0x0fff_ffff);
+        u.write(0x204, 0x1);
+        u.write(SEC_A + 0x30, !0x0fff_ffff);
         let f = Fault::TxRingId {
             slot: 0,
             expected: 1,
             found: 2,
         };
-        u.write(r::ERR_LOG_MASK, r::M2S_ERR_LOG_PREF_RING_ID);
+        u.write(0x20c, 1 << 17);
         u.report_fault(0, &f);
         assert_eq!(u.iofic.cause(Level::Secondary, GROUP_A), 0, "not logged");
         assert_eq!(u.m2s.state, EngineState::Normal);
-        u.write(r::ERR_LOG_MASK, 0);
+        u.write(0x20c, 0);
         u.report_fault(0, &f);
         assert_eq!(u.iofic.cause(Level::Secondary, GROUP_A), 1 << 17);
         assert_eq!(u.m2s.state, EngineState::Aborted);
@@ -352,11 +374,13 @@ mod tests {
     #[test]
     fn plain_registers_store_and_have_reset_values() {
         let mut u = UnitModel::new();
-        assert_eq!(u.read(r::M2S_CFG_LEN), 0x000f_ffff);
-        assert_eq!(u.read(r::GEN_BASE + 0x3468), u32::MAX);
+        assert_eq!(u.read(0x254), 0x000f_ffff);
+        assert_eq!(u.read(0x3b468), u32::MAX);
+        assert_eq!(u.read(0x3b46c), u32::MAX);
+        assert_eq!(u.read(0x3b460), 0);
         u.write(0x310, 0x0100_08f8);
         assert_eq!(u.read(0x310), 0x0100_08f8);
-        u.write(r::GEN_BASE + 0x2300, 0x05f5_e100);
-        assert_eq!(u.read(r::GEN_BASE + 0x2300), 0x05f5_e100);
+        u.write(0x3a300, 0x05f5_e100);
+        assert_eq!(u.read(0x3a300), 0x05f5_e100);
     }
 }

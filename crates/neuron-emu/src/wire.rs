@@ -1,66 +1,100 @@
 //! The 16 descriptor bytes as the engine fetches them from memory.
 //!
-//! The model decodes the little-endian bytes it reads from the ring; it never sees the
-//! builder's Rust values, so a builder bug shows up as a wrong copy or a fault, exactly as on
-//! silicon.
+//! The model decodes the little-endian bytes it reads from the ring with `udma-desc`'s typed
+//! views (the one definition of every bit position); it never sees the builder's Rust values,
+//! so a builder bug shows up as a wrong copy or a fault, exactly as on silicon.
 
-use crate::regs_tmp as r;
+use udma_desc::{DESC_BYTES, Descriptor, MAX_TRANSFER_BYTES, RxDesc, TxDesc};
 
-/// Length, ring id and flags of a fetched descriptor (TX and RX share the `len_ctrl` layout
-/// for the bits the model uses; RX never sets FIRST/LAST/DMB/META/CONCAT).
+/// A descriptor as fetched from a ring slot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Fetched {
-    pub(crate) len_ctrl: u32,
-    /// TX: `meta_ctrl`; RX: second-buffer low address (unused by the model).
-    pub(crate) word1: u32,
-    /// TX: source address; RX: destination address; TX meta: meta1/meta2.
-    pub(crate) addr: u64,
+pub(crate) struct Fetched(Descriptor);
+
+/// Byte count of a length field: 0 means 65,536 when the engine's 64K-as-zero encoding is on
+/// (`m2s.cfg_len` ENCODE_64K), else 0 bytes.
+fn len_of(field: u16, encode_64k: bool) -> u64 {
+    match field {
+        0 if encode_64k => u64::from(MAX_TRANSFER_BYTES),
+        n => u64::from(n),
+    }
 }
 
 impl Fetched {
-    pub(crate) fn from_bytes(b: [u8; 16]) -> Self {
-        let [a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, c4, c5, c6, c7] = b;
-        Self {
-            len_ctrl: u32::from_le_bytes([a0, a1, a2, a3]),
-            word1: u32::from_le_bytes([b0, b1, b2, b3]),
-            addr: u64::from_le_bytes([c0, c1, c2, c3, c4, c5, c6, c7]),
-        }
+    pub(crate) const BYTES: usize = DESC_BYTES;
+
+    pub(crate) fn from_bytes(b: [u8; DESC_BYTES]) -> Self {
+        Self(Descriptor::from_le_bytes(b))
     }
-    fn bit(&self, mask: u32) -> bool {
-        self.len_ctrl & mask != 0
+
+    /// The TX view (`len_ctrl`, `meta_ctrl`, source address).
+    pub(crate) fn tx(self) -> TxView {
+        TxView(self.0.as_tx())
     }
+
+    /// The RX view (`len_ctrl`, second buffer, destination address).
+    pub(crate) fn rx(self) -> RxView {
+        RxView(self.0.as_rx())
+    }
+}
+
+/// A fetched TX descriptor.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TxView(TxDesc);
+
+impl TxView {
     pub(crate) fn ring_id(&self) -> u8 {
-        // Two bits after the shift and mask.
-        ((self.len_ctrl >> r::DESC_RING_ID_SHIFT) & 0x3) as u8
+        self.0.len_ctrl.ring_id().get()
     }
-    /// Byte count; 0 means 65,536 when the engine's 64K-as-zero encoding is on.
     pub(crate) fn len(&self, encode_64k: bool) -> u64 {
-        match self.len_ctrl & r::DESC_LEN_MASK {
-            0 if encode_64k => 1 << 16,
-            n => u64::from(n),
-        }
+        len_of(self.0.len_ctrl.len(), encode_64k)
+    }
+    pub(crate) fn addr(&self) -> u64 {
+        self.0.buf_ptr
     }
     pub(crate) fn first(&self) -> bool {
-        self.bit(r::DESC_FIRST)
+        self.0.len_ctrl.first()
     }
     pub(crate) fn last(&self) -> bool {
-        self.bit(r::DESC_LAST)
+        self.0.len_ctrl.last()
     }
     pub(crate) fn concat(&self) -> bool {
-        self.bit(r::DESC_CONCAT)
+        self.0.len_ctrl.concat()
     }
     pub(crate) fn meta(&self) -> bool {
-        self.bit(r::DESC_META)
+        self.0.len_ctrl.meta()
     }
     pub(crate) fn int_en(&self) -> bool {
-        self.bit(r::DESC_INT_EN)
+        self.0.len_ctrl.int_en()
     }
-    /// TX DMB, TX write barrier (meta_ctrl bit 26) — the TX ordering requests.
-    pub(crate) fn tx_ordering(&self) -> bool {
-        self.bit(r::DESC_DMB) || self.word1 & r::META_CTRL_WRITE_BARRIER != 0
+    /// DMB (`len_ctrl` bit 30) or write barrier (`meta_ctrl` bit 26): the TX ordering requests.
+    pub(crate) fn ordering(&self) -> bool {
+        self.0.len_ctrl.dmb() || self.0.meta_ctrl.write_barrier()
     }
-    /// RX strong-order write.
-    pub(crate) fn rx_strong_order(&self) -> bool {
-        self.bit(r::DESC_STRONG_ORDER)
+}
+
+/// A fetched RX descriptor.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RxView(RxDesc);
+
+impl RxView {
+    pub(crate) fn ring_id(&self) -> u8 {
+        self.0.len_ctrl.ring_id().get()
+    }
+    pub(crate) fn len(&self, encode_64k: bool) -> u64 {
+        len_of(self.0.len_ctrl.len(), encode_64k)
+    }
+    pub(crate) fn addr(&self) -> u64 {
+        self.0.buf1_ptr
+    }
+    pub(crate) fn int_en(&self) -> bool {
+        self.0.len_ctrl.int_en()
+    }
+    /// Strong-order write (`len_ctrl` bit 29).
+    pub(crate) fn strong_order(&self) -> bool {
+        self.0.len_ctrl.strong_order_wr()
+    }
+    /// V4 notification mask (`len_ctrl` bits 23:16, the project's position).
+    pub(crate) fn notification_mask(&self) -> u8 {
+        self.0.len_ctrl.notification_mask()
     }
 }
