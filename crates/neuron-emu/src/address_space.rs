@@ -186,7 +186,10 @@ impl AddressSpace {
 
     /// The first region of `kind`.
     pub fn find(&self, kind: RegionKind) -> Option<RegionId> {
-        self.regions.iter().position(|r| r.kind == kind).map(RegionId)
+        self.regions
+            .iter()
+            .position(|r| r.kind == kind)
+            .map(RegionId)
     }
 
     /// The region and offset holding all of `[addr, addr + len)`.
@@ -291,7 +294,10 @@ impl AddressSpace {
         let (a, b) = (left.get_mut(lo).ok_or(bus)?, right.first_mut().ok_or(bus)?);
         let (from, to) = if si < di { (a, b) } else { (b, a) };
         let s = from.bytes.get(so..so + len).ok_or(bus)?;
-        to.bytes.get_mut(doff..doff + len).ok_or(bus)?.copy_from_slice(s);
+        to.bytes
+            .get_mut(doff..doff + len)
+            .ok_or(bus)?
+            .copy_from_slice(s);
         Ok(())
     }
 

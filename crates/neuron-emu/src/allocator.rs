@@ -91,7 +91,11 @@ mod tests {
         let mut a = RangeAllocator::new(0x10000);
         assert_eq!(a.alloc(0x10, 1), Ok(0));
         assert_eq!(a.alloc(0x100, 0x1000), Ok(0x1000));
-        assert_eq!(a.alloc(0x20, 0x10), Ok(0x10), "the gap before 0x1000 is reused");
+        assert_eq!(
+            a.alloc(0x20, 0x10),
+            Ok(0x10),
+            "the gap before 0x1000 is reused"
+        );
         assert_eq!(a.used_bytes(), 0x130);
         assert_eq!(a.free(0x1000), Ok(0x100));
         assert_eq!(a.free(0x1000), Err(RangeError::NotAllocated));

@@ -111,7 +111,11 @@ impl Device {
         for spec in config.regions {
             mem.map(spec)?;
         }
-        Ok(Self::from_address_space(mem, config.unit_bases, config.mode))
+        Ok(Self::from_address_space(
+            mem,
+            config.unit_bases,
+            config.mode,
+        ))
     }
 
     /// Builds a device over an address space the caller mapped; `unit_bases` are the BAR0
@@ -222,11 +226,7 @@ impl Device {
 
     /// State of one direction of a unit.
     pub fn engine_state(&self, unit: usize, dir: Direction) -> Option<EngineState> {
-        self.shared
-            .lock()
-            .units
-            .get(unit)
-            .map(|u| u.dir(dir).state)
+        self.shared.lock().units.get(unit).map(|u| u.dir(dir).state)
     }
 
     /// Counters of one queue.

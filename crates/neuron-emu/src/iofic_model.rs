@@ -172,7 +172,6 @@ pub enum Level {
     Secondary,
 }
 
-
 /// The interrupt controllers of one UDMA unit: primary, secondary and the single-group
 /// AXI-error controllers of the gen block.
 #[derive(Clone, Debug)]
@@ -228,7 +227,9 @@ impl UnitIofic {
         let pending = [
             self.primary.get(GROUP_B).map_or(0, |g| g.status_with(0)),
             self.primary.get(GROUP_C).map_or(0, |g| g.status_with(0)),
-            self.primary.get(GROUP_D).map_or(0, |g| g.status_with(d_summary)),
+            self.primary
+                .get(GROUP_D)
+                .map_or(0, |g| g.status_with(d_summary)),
         ];
         pending
             .iter()
@@ -373,7 +374,11 @@ mod tests {
         g.write(GroupReg::MaskClear, !0x0000_0200);
         assert_eq!(g.mask(), !0x0000_0700, "earlier unmasks survive");
         g.write(GroupReg::Mask, 0x1);
-        assert_eq!(g.read(GroupReg::MaskClear, 0), 0x1, "mask-clear reads the mask");
+        assert_eq!(
+            g.read(GroupReg::MaskClear, 0),
+            0x1,
+            "mask-clear reads the mask"
+        );
     }
 
     #[test]
@@ -392,7 +397,11 @@ mod tests {
     fn status_is_unmasked_cause_and_abort_mask_selects_aborts() {
         let mut g = IoficGroupModel::new();
         assert_eq!(g.latch(0x30), 0, "reset abort mask: nothing aborts");
-        assert_eq!(g.read(GroupReg::Status, 0), 0, "reset mask: nothing pending");
+        assert_eq!(
+            g.read(GroupReg::Status, 0),
+            0,
+            "reset mask: nothing pending"
+        );
         g.write(GroupReg::MaskClear, !0x10);
         assert_eq!(g.read(GroupReg::Status, 0), 0x10);
         g.write(GroupReg::AbortMask, !0x20);
@@ -405,7 +414,11 @@ mod tests {
         g.write(GroupReg::Mask, 0);
         let c = Control::new().with_clear_on_read(true).with_auto_mask(true);
         g.write(GroupReg::Control, c.into_bits() | 0x3000_0000);
-        assert_eq!(g.read(GroupReg::Control, 0), c.into_bits(), "revision bits are read only");
+        assert_eq!(
+            g.read(GroupReg::Control, 0),
+            c.into_bits(),
+            "revision bits are read only"
+        );
         g.latch(0x4);
         assert_eq!(g.mask(), 0x4, "auto-mask masked the cause that fired");
         assert_eq!(g.read(GroupReg::Cause, 0), 0x4);
@@ -420,11 +433,21 @@ mod tests {
         io.write(reg(PRI, GROUP_D, MASK_CLEAR), !0x500);
         io.write(reg(SEC, GROUP_A, ABORT_MASK), !0x0fff_ffff);
         let abort = io.write(reg(SEC, GROUP_A, CAUSE_SET), 1 << 17);
-        assert_eq!(abort, Some(RaisedAbort { m2s: true, s2m: false }));
+        assert_eq!(
+            abort,
+            Some(RaisedAbort {
+                m2s: true,
+                s2m: false
+            })
+        );
         assert_eq!(io.read(reg(PRI, GROUP_D, CAUSE)), Some(0x100));
         assert_eq!(io.read(reg(PRI, GROUP_D, STATUS)), Some(0x100));
         io.write(reg(PRI, GROUP_A, MASK_CLEAR), !0x4);
-        assert_eq!(io.status(Level::Primary, GROUP_A), 0x4, "A bit 2 summarises D");
+        assert_eq!(
+            io.status(Level::Primary, GROUP_A),
+            0x4,
+            "A bit 2 summarises D"
+        );
         // Clearing the primary summary bit does nothing while the secondary is pending.
         io.write(reg(PRI, GROUP_D, CAUSE), !0x100);
         assert_eq!(io.cause(Level::Primary, GROUP_D), 0x100);
@@ -444,11 +467,17 @@ mod tests {
     fn secondary_c_splits_abort_by_direction() {
         assert_eq!(
             RaisedAbort::from_secondary(GROUP_C, 0x40),
-            RaisedAbort { m2s: false, s2m: true }
+            RaisedAbort {
+                m2s: false,
+                s2m: true
+            }
         );
         assert_eq!(
             RaisedAbort::from_secondary(GROUP_C, 0x1),
-            RaisedAbort { m2s: true, s2m: false }
+            RaisedAbort {
+                m2s: true,
+                s2m: false
+            }
         );
     }
 
@@ -460,7 +489,11 @@ mod tests {
         assert_eq!(io.read(base + CONTROL), Some(0x28));
         assert_eq!(io.read(AXI_ERROR_MSIX_IN_GEN + MASK), Some(u32::MAX));
         assert_eq!(io.read(base + GROUP_STRIDE), None, "past the single group");
-        assert_eq!(io.read(0x2300), None, "the AXI timeout register is not an IOFIC");
+        assert_eq!(
+            io.read(0x2300),
+            None,
+            "the AXI timeout register is not an IOFIC"
+        );
         assert_eq!(io.read(PRI + 0x04), None, "a hole in the group window");
     }
 }

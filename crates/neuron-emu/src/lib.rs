@@ -17,6 +17,8 @@
 
 mod address_space;
 mod allocator;
+mod arch_layout;
+mod desc_store;
 mod device;
 mod engine_state;
 mod error;
@@ -30,6 +32,8 @@ mod unit;
 mod wire;
 
 pub use address_space::{AddressSpace, Region, RegionId, RegionKind, RegionSpec};
+pub use arch_layout::{MemoryConfig, regions, unit_bases};
+pub use desc_store::DeviceDescStore;
 pub use device::{BackgroundEngine, Device, DeviceConfig, ExecMode};
 pub use engine_state::EngineState;
 pub use error::{AllocError, BusError, MapError};

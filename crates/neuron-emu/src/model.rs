@@ -84,8 +84,12 @@ pub(crate) struct Model {
 
 impl Model {
     pub(crate) fn new(mem: AddressSpace, bases: Vec<usize>) -> Self {
-        let mut by_base: Vec<(usize, usize)> =
-            bases.iter().copied().enumerate().map(|(u, b)| (b, u)).collect();
+        let mut by_base: Vec<(usize, usize)> = bases
+            .iter()
+            .copied()
+            .enumerate()
+            .map(|(u, b)| (b, u))
+            .collect();
         by_base.sort_unstable();
         Self {
             mem,

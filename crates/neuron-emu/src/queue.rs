@@ -167,10 +167,34 @@ mod tests {
     #[test]
     fn ring_id_steps_once_per_wrap() {
         let p = RingPos::RESET;
-        assert_eq!(p.advanced(31, 32), RingPos { index: 31, ring_id: 1 });
-        assert_eq!(p.advanced(32, 32), RingPos { index: 0, ring_id: 2 });
-        assert_eq!(p.advanced(32 * 3 + 5, 32), RingPos { index: 5, ring_id: 0 });
-        assert_eq!(p.advanced(32 * 4, 32), RingPos { index: 0, ring_id: 1 });
+        assert_eq!(
+            p.advanced(31, 32),
+            RingPos {
+                index: 31,
+                ring_id: 1
+            }
+        );
+        assert_eq!(
+            p.advanced(32, 32),
+            RingPos {
+                index: 0,
+                ring_id: 2
+            }
+        );
+        assert_eq!(
+            p.advanced(32 * 3 + 5, 32),
+            RingPos {
+                index: 5,
+                ring_id: 0
+            }
+        );
+        assert_eq!(
+            p.advanced(32 * 4, 32),
+            RingPos {
+                index: 0,
+                ring_id: 1
+            }
+        );
         assert_eq!(p.advanced(7, 0), p, "no ring programmed: no movement");
         assert_eq!(p.advanced(32, 32).to_reg(), 0x8000_0000);
         assert_eq!(p.advanced(u32::MAX, 32).index, 31);

@@ -10,7 +10,9 @@
 //! two units at BAR0 offsets [`UNIT_BASES`], a 64 KiB device region at [`HBM_BASE`] and a
 //! 64 KiB host region at [`HOST_BASE`].
 
-use iofic::layout::{ABORT_MASK, CAUSE, CAUSE_SET, GROUP_STRIDE, MASK_CLEAR, SECONDARY_BASE_IN_UNIT};
+use iofic::layout::{
+    ABORT_MASK, CAUSE, CAUSE_SET, GROUP_STRIDE, MASK_CLEAR, SECONDARY_BASE_IN_UNIT,
+};
 use khal::regs::queue::{self as kq, QSwCtrl, QueueCfg, RingLen, RingPtr, TailInc};
 use khal::regs::{ChangeStateCmd, m2s, s2m, unit as ub};
 use mmio::{Mmio, MmioExt, Register};
@@ -176,7 +178,15 @@ impl ScenarioBuilder {
 
     /// Programs queue `q` of both directions as the vendor queue init does: TX ring at
     /// `tx_slot * 16` and RX ring at `rx_slot * 16` in `region`, `len` descriptors, enabled.
-    pub fn queue_setup(self, unit: u8, q: u8, region: u8, tx_slot: u16, rx_slot: u16, len: u8) -> Self {
+    pub fn queue_setup(
+        self,
+        unit: u8,
+        q: u8,
+        region: u8,
+        tx_slot: u16,
+        rx_slot: u16,
+        len: u8,
+    ) -> Self {
         self.push(&[op::QUEUE_SETUP, unit, q, region])
             .push(&tx_slot.to_le_bytes())
             .push(&rx_slot.to_le_bytes())
@@ -218,7 +228,12 @@ impl Scenario {
             HBM_BASE,
             REGION_BYTES,
         ));
-        let _ = mem.map(RegionSpec::new("host", RegionKind::Host, HOST_BASE, REGION_BYTES));
+        let _ = mem.map(RegionSpec::new(
+            "host",
+            RegionKind::Host,
+            HOST_BASE,
+            REGION_BYTES,
+        ));
         let device = Device::from_address_space(mem, UNIT_BASES.to_vec(), ExecMode::Manual);
         Self { device }
     }
@@ -236,7 +251,11 @@ impl Scenario {
     }
 
     fn dir_base(dir: u8) -> usize {
-        if dir & 1 == 0 { ub::M2S_BASE } else { ub::S2M_BASE }
+        if dir & 1 == 0 {
+            ub::M2S_BASE
+        } else {
+            ub::S2M_BASE
+        }
     }
 
     fn sw_ctrl(dir: u8) -> usize {
@@ -327,7 +346,10 @@ impl Scenario {
                     let qw = d.window(Self::unit_base(unit) + Self::queue_base(dir, q));
                     let ring = base + u64::from(slot) * 16;
                     qw.write::<kq::Cfg>(QueueCfg::RESET);
-                    qw.write32(Self::sw_ctrl(dir), QSwCtrl::new().with_rst_q(true).into_bits());
+                    qw.write32(
+                        Self::sw_ctrl(dir),
+                        QSwCtrl::new().with_rst_q(true).into_bits(),
+                    );
                     qw.write::<kq::DrbpLow>((ring & 0xffff_ffff) as u32);
                     qw.write::<kq::DrbpHigh>((ring >> 32) as u32);
                     qw.write::<kq::Drl>(RingLen::new().with_descs(u32::from(len)));
@@ -457,14 +479,23 @@ pub fn run_rings(data: &[u8]) -> Scenario {
     let (tx_ring, rx_ring) = rings.split_at(ring_bytes);
     let _ = d.write_mem(HOST_BASE, tx_ring);
     let _ = d.write_mem(HOST_BASE + u64::from(RINGS_RX_OFFSET), rx_ring);
-    let n = rest.len().min(usize::try_from(REGION_BYTES - RINGS_DATA_OFFSET).unwrap_or(0));
-    let _ = d.write_mem(HOST_BASE + RINGS_DATA_OFFSET, rest.get(..n).unwrap_or_default());
+    let n = rest
+        .len()
+        .min(usize::try_from(REGION_BYTES - RINGS_DATA_OFFSET).unwrap_or(0));
+    let _ = d.write_mem(
+        HOST_BASE + RINGS_DATA_OFFSET,
+        rest.get(..n).unwrap_or_default(),
+    );
     if flags & rings_flag::ON_DOORBELL != 0 {
         d.set_exec_mode(ExecMode::OnDoorbell);
     }
     let tx = ScenarioBuilder::new().doorbell(0, ScriptDir::Tx, 0, tx_count);
     let rx = ScenarioBuilder::new().doorbell(0, ScriptDir::Rx, 0, rx_count);
-    let (a, b) = if flags & rings_flag::TX_FIRST != 0 { (tx, rx) } else { (rx, tx) };
+    let (a, b) = if flags & rings_flag::TX_FIRST != 0 {
+        (tx, rx)
+    } else {
+        (rx, tx)
+    };
     for _ in 0..2 {
         s.run_script(&a.clone().build());
         s.run_script(&b.clone().build());
@@ -517,7 +548,11 @@ impl Scenario {
                             .with_offset(ptr.offset())
                             .with_ring_id(ptr.ring_id())
                             .into_bits();
-                        let inside = if len == 0 { ptr.offset() == 0 } else { ptr.offset() < len };
+                        let inside = if len == 0 {
+                            ptr.offset() == 0
+                        } else {
+                            ptr.offset() < len
+                        };
                         if !inside || raw != canonical {
                             return bad(format!("unit {u} q {q}: pointer {raw:#x}, len {len}"));
                         }

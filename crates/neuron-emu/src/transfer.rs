@@ -211,7 +211,10 @@ fn gather_tx(
                     max: set.max_pkt,
                 });
             }
-            segs.push(Seg { addr: d.addr(), len });
+            segs.push(Seg {
+                addr: d.addr(),
+                len,
+            });
         }
         p.ordering += u32::from(d.ordering());
         p.interrupts += u32::from(d.int_en());
@@ -252,7 +255,10 @@ fn gather_rx(
         }
         let len = d.len(set.encode_64k);
         capacity += len;
-        segs.push(Seg { addr: d.addr(), len });
+        segs.push(Seg {
+            addr: d.addr(),
+            len,
+        });
         side.ordering += u32::from(d.strong_order());
         if d.notification_mask() != 0 {
             side.notifications += 1;
@@ -301,10 +307,15 @@ fn move_bytes(mem: &mut AddressSpace, tx: &[Seg], rx: &[Seg]) -> Result<(), Faul
         if chunk > 0 {
             let src = t.addr.wrapping_add(toff);
             let dst = d.addr.wrapping_add(roff);
-            let n = usize::try_from(chunk).map_err(|_| Fault::TxDataBus { addr: src, len: chunk })?;
+            let n = usize::try_from(chunk).map_err(|_| Fault::TxDataBus {
+                addr: src,
+                len: chunk,
+            })?;
             // Ranges were checked; an error here would be a model bug, reported as a bus error.
-            mem.copy(src, dst, n)
-                .map_err(|_| Fault::RxDataBus { addr: dst, len: chunk })?;
+            mem.copy(src, dst, n).map_err(|_| Fault::RxDataBus {
+                addr: dst,
+                len: chunk,
+            })?;
         }
         toff += chunk;
         roff += chunk;

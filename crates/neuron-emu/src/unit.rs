@@ -100,7 +100,9 @@ fn sw_ctrl_offset(dir: Direction) -> usize {
 
 /// Reset value of `m2s.cfg_len`: the largest packet size with 64K-as-zero off, until the
 /// bring-up turns it on (model choice: the hardware reset value is not in the reference).
-const CFG_LEN_RESET: u32 = m2s::CfgLen::new().with_max_pkt_size(0x000f_ffff).into_bits();
+const CFG_LEN_RESET: u32 = m2s::CfgLen::new()
+    .with_max_pkt_size(0x000f_ffff)
+    .into_bits();
 
 /// Reset value of a plain register (unit offset), where the hardware's is not 0.
 fn plain_reset_value(off: usize) -> u32 {

@@ -6,7 +6,9 @@
 
 use std::path::PathBuf;
 
-use neuron_emu::scenario::{HBM_BASE, HOST_BASE, ScenarioBuilder, ScriptDir, run_rings, run_script};
+use neuron_emu::scenario::{
+    HBM_BASE, HOST_BASE, ScenarioBuilder, ScriptDir, run_rings, run_script,
+};
 use neuron_emu::{Direction, EngineState, GROUP_A, GROUP_B, Level};
 
 const FIRST_LAST: u32 = 0x0c00_0000;
@@ -87,8 +89,16 @@ fn seeds() -> Vec<(&'static str, &'static str, Vec<u8>)> {
     for i in 0..40u16 {
         let phase = (1 + u32::from(i) / 32) & 3;
         laps = laps
-            .desc_write(1, i % 32, desc(FIRST_LAST | rid(phase) | 4, 0, src + u64::from(i)))
-            .desc_write(1, 32 + i % 32, desc(rid(phase) | 4, 0, HBM_BASE + 4 * u64::from(i)))
+            .desc_write(
+                1,
+                i % 32,
+                desc(FIRST_LAST | rid(phase) | 4, 0, src + u64::from(i)),
+            )
+            .desc_write(
+                1,
+                32 + i % 32,
+                desc(rid(phase) | 4, 0, HBM_BASE + 4 * u64::from(i)),
+            )
             .doorbell(0, ScriptDir::Rx, 3, 1)
             .doorbell(0, ScriptDir::Tx, 3, 1)
             .step();
@@ -126,13 +136,20 @@ fn seeds() -> Vec<(&'static str, &'static str, Vec<u8>)> {
 }
 
 fn seed_dir(target: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/seeds").join(target)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fuzz/seeds")
+        .join(target)
 }
 
 #[test]
 fn seeds_do_what_they_say() {
     let all = seeds();
-    let get = |name: &str| &all.iter().find(|s| s.0 == "script" && s.1 == name).unwrap().2;
+    let get = |name: &str| {
+        &all.iter()
+            .find(|s| s.0 == "script" && s.1 == name)
+            .unwrap()
+            .2
+    };
 
     let s = run_script(get("copy"));
     s.check().unwrap();
@@ -140,18 +157,36 @@ fn seeds_do_what_they_say() {
     assert_eq!(got, (0u8..64).collect::<Vec<_>>());
 
     let s = run_script(get("ring_id"));
-    assert_eq!(s.device().iofic_cause(0, Level::Secondary, GROUP_A), Some(1 << 17));
-    assert_eq!(s.device().engine_state(0, Direction::M2s), Some(EngineState::Aborted));
+    assert_eq!(
+        s.device().iofic_cause(0, Level::Secondary, GROUP_A),
+        Some(1 << 17)
+    );
+    assert_eq!(
+        s.device().engine_state(0, Direction::M2s),
+        Some(EngineState::Aborted)
+    );
 
     let s = run_script(get("out_of_range"));
-    assert_eq!(s.device().iofic_cause(0, Level::Secondary, GROUP_B), Some(1 << 1));
+    assert_eq!(
+        s.device().iofic_cause(0, Level::Secondary, GROUP_B),
+        Some(1 << 1)
+    );
 
     let s = run_script(get("rx_short"));
-    assert_eq!(s.device().iofic_cause(0, Level::Secondary, GROUP_B), Some(1 << 24));
-    assert_eq!(s.device().read_mem_vec(HBM_BASE, 100).unwrap(), vec![0; 100]);
+    assert_eq!(
+        s.device().iofic_cause(0, Level::Secondary, GROUP_B),
+        Some(1 << 24)
+    );
+    assert_eq!(
+        s.device().read_mem_vec(HBM_BASE, 100).unwrap(),
+        vec![0; 100]
+    );
 
     let s = run_script(get("last_missing"));
-    assert_eq!(s.device().iofic_cause(0, Level::Secondary, GROUP_A), Some(1 << 16));
+    assert_eq!(
+        s.device().iofic_cause(0, Level::Secondary, GROUP_A),
+        Some(1 << 16)
+    );
 
     let s = run_script(get("cme_packet"));
     s.check().unwrap();
@@ -161,7 +196,10 @@ fn seeds_do_what_they_say() {
     );
     let st = s.device().queue_stats(0, Direction::M2s, 1).unwrap();
     assert_eq!((st.descriptors, st.meta_descriptors, st.packets), (3, 1, 1));
-    assert_eq!(s.device().iofic_cause(0, Level::Primary, GROUP_B), Some(1 << 1));
+    assert_eq!(
+        s.device().iofic_cause(0, Level::Primary, GROUP_B),
+        Some(1 << 1)
+    );
 
     let s = run_script(get("laps"));
     s.check().unwrap();
@@ -170,14 +208,23 @@ fn seeds_do_what_they_say() {
 
     let s = run_script(get("iofic"));
     s.check().unwrap();
-    assert_eq!(s.device().engine_state(1, Direction::S2m), Some(EngineState::Aborted));
-    assert_eq!(s.device().engine_state(1, Direction::M2s), Some(EngineState::Normal));
+    assert_eq!(
+        s.device().engine_state(1, Direction::S2m),
+        Some(EngineState::Aborted)
+    );
+    assert_eq!(
+        s.device().engine_state(1, Direction::M2s),
+        Some(EngineState::Normal)
+    );
 
     let rings = &all.iter().find(|s| s.0 == "rings").unwrap().2;
     let s = run_rings(rings);
     s.check().unwrap();
     let want: Vec<u8> = (0u8..48).map(|b| b ^ 0x5a).collect();
-    assert_eq!(s.device().read_mem_vec(HOST_BASE + 0x8000, 48).unwrap(), want);
+    assert_eq!(
+        s.device().read_mem_vec(HOST_BASE + 0x8000, 48).unwrap(),
+        want
+    );
 }
 
 #[test]
@@ -189,8 +236,12 @@ fn checked_in_seeds_match_the_generator() {
             std::fs::create_dir_all(seed_dir(target)).unwrap();
             std::fs::write(&path, &bytes).unwrap();
         }
-        let on_disk = std::fs::read(&path)
-            .unwrap_or_else(|e| panic!("{}: {e} (regenerate with NEURON_EMU_WRITE_SEEDS=1)", path.display()));
+        let on_disk = std::fs::read(&path).unwrap_or_else(|e| {
+            panic!(
+                "{}: {e} (regenerate with NEURON_EMU_WRITE_SEEDS=1)",
+                path.display()
+            )
+        });
         assert_eq!(on_disk, bytes, "{} is stale", path.display());
     }
 }
