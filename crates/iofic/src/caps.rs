@@ -1,12 +1,47 @@
 //! Per-arch IOFIC policy values, supplied at compile time by the `khal` arch types.
 //!
-//! `iofic` sits below `khal` and must not depend on it: the arch types implement this trait.
+//! `iofic` sits below `khal` and must not depend on it: the arch types implement this trait,
+//! and the policy functions in [`crate::udma`] are generic over it, so no code branches on
+//! an arch id.
+//!
+//! Sources. The kernel reference (`iofic.tsv` `policy_mask`, `unmask_write.*`) hard-codes
+//! UDMA revision 4 and programs V2 and V4 identically: primary D 0x500 for TX, secondary B
+//! 0xFFFF_EF07 for RX. This project's userspace-HAL specification (issue 3) gives V3 its own
+//! values, 0x100 and 0x7FFF_E007, which the kernel never programs; where they differ the
+//! specification wins for V3.
+//!
+//! | arch | `M2S_PRIMARY_D_UNMASK` | `S2M_ERROR_MASK` | source |
+//! |---|---|---|---|
+//! | V2 (SUNDA) | 0x500 (1280) | 0xFFFF_EF07 | kernel (programs V2 with the V4 values) |
+//! | V3 (CAYMAN) | 0x100 (256) | 0x7FFF_E007 | HAL specification |
+//! | V4 (MARIANA) | 0x500 (1280) | 0xFFFF_EF07 | kernel and specification agree |
+//!
+//! The other values have defaults equal to the kernel's, shared by every arch.
 
 /// IOFIC policy values that differ per chip generation.
+///
+/// ```
+/// use iofic::caps::IoficCaps;
+/// struct Cayman;
+/// impl IoficCaps for Cayman {
+///     const M2S_PRIMARY_D_UNMASK: u32 = 0x100;
+///     const S2M_ERROR_MASK: u32 = 0x7fff_e007;
+/// }
+/// assert_eq!(Cayman::M2S_ERROR_MASK, 0x0fff_ffff); // default, shared by all
+/// ```
 pub trait IoficCaps {
-    /// Primary group D bits lifted last by the M2S (TX) bring-up (V3: 0x100, V4: 0x500).
+    /// Primary group D bits lifted last by the M2S (TX) bring-up (V3: 0x100, V2/V4: 0x500).
     const M2S_PRIMARY_D_UNMASK: u32;
     /// S2M (RX) secondary-group-B error causes unmasked and made abort-capable
-    /// (V3: 0x7FFF_E007, V4: 0xFFFF_EF07).
+    /// (V3: 0x7FFF_E007, V2/V4: 0xFFFF_EF07).
     const S2M_ERROR_MASK: u32;
+    /// M2S (TX) secondary-group-A error causes unmasked and made abort-capable
+    /// (kernel `SEC_A_M2S_ERRORS`, 0x0FFF_FFFF: every named TX cause).
+    const M2S_ERROR_MASK: u32 = 0x0fff_ffff;
+    /// TX AXI FIFO parity causes of secondary group C (kernel `SEC_C_M2S_ERRORS`, 0x3F).
+    const M2S_PARITY_MASK: u32 = 0x0000_003f;
+    /// RX AXI FIFO parity causes of secondary group C (kernel `SEC_C_S2M_ERRORS`, 0xFC0).
+    const S2M_PARITY_MASK: u32 = 0x0000_0fc0;
+    /// Primary group D bits lifted last by the S2M (RX) bring-up (kernel `PRI_D_S2M`, 0x600).
+    const S2M_PRIMARY_D_UNMASK: u32 = 0x0000_0600;
 }

@@ -1,0 +1,128 @@
+//! Where a ring's descriptors live, kept apart from the ring's indices.
+
+use crate::{Descriptor, Error, RingId};
+
+/// Storage for the descriptors of one ring.
+///
+/// The ring *state* ([`Ring`](crate::Ring): indices, phase, completion index) never holds
+/// a `&mut [Descriptor]` into device memory; it writes slots through this trait. Plain
+/// memory (`[Descriptor]`, arrays, `&mut` of either) implements it here; a volatile mmap
+/// window (`ndl-std`) or the device model's memory (`neuron-emu`) implement it with their
+/// own accesses.
+pub trait DescStore {
+    /// Descriptors the storage holds.
+    fn capacity(&self) -> usize;
+
+    /// Writes `desc` into slot `index`.
+    fn store(&mut self, index: u32, desc: Descriptor) -> Result<(), Error>;
+
+    /// Reads slot `index`.
+    fn load(&self, index: u32) -> Result<Descriptor, Error>;
+
+    /// Writes `descs` into consecutive slots from `start`, stamping each with `ring_id`
+    /// (bits 25:24 of word 0 replaced). The default stores one by one; plain memory
+    /// overrides it with one bounds check per run.
+    fn store_run(
+        &mut self,
+        start: u32,
+        descs: &[Descriptor],
+        ring_id: RingId,
+    ) -> Result<(), Error> {
+        let mut index = start;
+        for d in descs {
+            let mut d = *d;
+            d.set_ring_id(ring_id);
+            self.store(index, d)?;
+            index = index.wrapping_add(1);
+        }
+        Ok(())
+    }
+}
+
+fn out_of_range(index: u32, capacity: usize) -> Error {
+    Error::SlotOutOfRange { index, capacity }
+}
+
+impl DescStore for [Descriptor] {
+    fn capacity(&self) -> usize {
+        self.len()
+    }
+
+    fn store(&mut self, index: u32, desc: Descriptor) -> Result<(), Error> {
+        let cap = self.len();
+        let slot = usize::try_from(index)
+            .ok()
+            .and_then(|i| self.get_mut(i))
+            .ok_or(out_of_range(index, cap))?;
+        *slot = desc;
+        Ok(())
+    }
+
+    fn load(&self, index: u32) -> Result<Descriptor, Error> {
+        usize::try_from(index)
+            .ok()
+            .and_then(|i| self.get(i))
+            .copied()
+            .ok_or(out_of_range(index, self.len()))
+    }
+
+    fn store_run(
+        &mut self,
+        start: u32,
+        descs: &[Descriptor],
+        ring_id: RingId,
+    ) -> Result<(), Error> {
+        let cap = self.len();
+        let dst = usize::try_from(start)
+            .ok()
+            .and_then(|s| Some(s..s.checked_add(descs.len())?))
+            .and_then(|r| self.get_mut(r))
+            .ok_or(out_of_range(start, cap))?;
+        for (slot, d) in dst.iter_mut().zip(descs) {
+            let mut d = *d;
+            d.set_ring_id(ring_id);
+            *slot = d;
+        }
+        Ok(())
+    }
+}
+
+impl<const N: usize> DescStore for [Descriptor; N] {
+    fn capacity(&self) -> usize {
+        N
+    }
+    fn store(&mut self, index: u32, desc: Descriptor) -> Result<(), Error> {
+        self.as_mut_slice().store(index, desc)
+    }
+    fn load(&self, index: u32) -> Result<Descriptor, Error> {
+        self.as_slice().load(index)
+    }
+    fn store_run(
+        &mut self,
+        start: u32,
+        descs: &[Descriptor],
+        ring_id: RingId,
+    ) -> Result<(), Error> {
+        self.as_mut_slice().store_run(start, descs, ring_id)
+    }
+}
+
+impl<S: DescStore + ?Sized> DescStore for &mut S {
+    fn capacity(&self) -> usize {
+        (**self).capacity()
+    }
+    fn store(&mut self, index: u32, desc: Descriptor) -> Result<(), Error> {
+        (**self).store(index, desc)
+    }
+    fn load(&self, index: u32) -> Result<Descriptor, Error> {
+        (**self).load(index)
+    }
+    fn store_run(
+        &mut self,
+        start: u32,
+        descs: &[Descriptor],
+        ring_id: RingId,
+    ) -> Result<(), Error> {
+        (**self).store_run(start, descs, ring_id)
+    }
+}

@@ -1,0 +1,274 @@
+//! Ring state: indices, phase and completions, apart from descriptor storage.
+
+use core::sync::atomic::{AtomicU32, Ordering};
+
+use crate::{Direction, Error, RingId};
+
+/// Smallest ring, in descriptors (queue init refuses fewer).
+pub const RING_MIN_SIZE: u32 = 32;
+/// Largest ring size queue init accepts, 2^24 - 16 descriptors (the 24-bit `drl` field
+/// less one cache line); as sizes are powers of two, the largest usable one is 2^23.
+pub const RING_MAX_SIZE: u32 = (1 << 24) - 16;
+/// Ring sizes are whole 256-byte cache lines of 16 descriptors.
+pub const RING_SIZE_MULTIPLE: u32 = 16;
+/// Slots kept free between writer and reader: one completion cache line of 16 descriptors.
+pub const RING_RESERVE: u32 = 16;
+
+/// One slot handed out by a ring: its index and the ring id to stamp into it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Slot {
+    /// Index in the ring, `0..size`.
+    pub index: u32,
+    /// Ring id (phase) of the pass this slot belongs to.
+    pub ring_id: RingId,
+}
+
+/// Producer position: the next slot and the ring id it gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Cursor {
+    pub(crate) next: u32,
+    pub(crate) ring_id: RingId,
+}
+
+/// The software state of one descriptor ring (the vendor `udma_q`'s indices).
+///
+/// * `next` — the slot the next descriptor goes to; advances by one per slot, mod size.
+/// * ring id — the phase stamped into the slots of the current pass: 1 after init,
+///   `+1 mod 4` each time `next` wraps to 0.
+/// * completion index — how far the engine is known to be done; advanced only by
+///   [`ack`](Self::ack), which is lock-free (a compare-and-swap loop, as in the driver) so
+///   several threads may acknowledge at once.
+///
+/// Storage is separate (see [`DescStore`](crate::DescStore) and
+/// [`DescRing`](crate::DescRing)); this type only does index arithmetic.
+///
+/// ```
+/// use udma_desc::{Direction, Ring};
+/// let mut r = Ring::new(Direction::Tx, 32)?;
+/// assert_eq!(r.available(), 16); // 32 minus the 16-slot reserve
+/// let res = r.reserve(16)?;
+/// assert_eq!((res.start(), r.available()), (0, 0));
+/// r.ack(16)?;
+/// assert_eq!(r.available(), 16);
+/// # Ok::<(), udma_desc::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Ring {
+    dir: Direction,
+    size: u32,
+    cursor: Cursor,
+    completed: AtomicU32,
+}
+
+impl Ring {
+    /// A `dir` ring of `size` descriptors in its post-init state (next 0, ring id 1, completion
+    /// index 0). `size` must be a power of two, a multiple of 16, and in
+    /// `32..=2^24-16`.
+    pub const fn new(dir: Direction, size: u32) -> Result<Self, Error> {
+        if size < RING_MIN_SIZE || size > RING_MAX_SIZE || size % RING_SIZE_MULTIPLE != 0 {
+            return Err(Error::RingSizeOutOfRange { size });
+        }
+        if !size.is_power_of_two() {
+            return Err(Error::RingSizeNotPowerOfTwo { size });
+        }
+        Ok(Self {
+            dir,
+            size,
+            cursor: Cursor {
+                next: 0,
+                ring_id: RingId::INITIAL,
+            },
+            completed: AtomicU32::new(0),
+        })
+    }
+
+    /// Whether this is a TX or an RX ring (named in errors).
+    pub const fn direction(&self) -> Direction {
+        self.dir
+    }
+
+    /// Ring size in descriptors.
+    pub const fn size(&self) -> u32 {
+        self.size
+    }
+
+    const fn mask(&self) -> u32 {
+        self.size - 1
+    }
+
+    /// The slot the next descriptor goes to.
+    pub const fn next_index(&self) -> u32 {
+        self.cursor.next
+    }
+
+    /// The ring id the next slot gets.
+    pub const fn ring_id(&self) -> RingId {
+        self.cursor.ring_id
+    }
+
+    /// The next slot, without taking it.
+    pub const fn peek(&self) -> Slot {
+        Slot {
+            index: self.cursor.next,
+            ring_id: self.cursor.ring_id,
+        }
+    }
+
+    /// The completion index: slots before it (back to `next_index`) are free again.
+    pub fn completion_index(&self) -> u32 {
+        self.completed.load(Ordering::Acquire)
+    }
+
+    /// Free slots: `(completion - (next + 16)) mod size`, as the driver computes it. An
+    /// empty ring reports `size - 16`.
+    pub fn available(&self) -> u32 {
+        self.completion_index()
+            .wrapping_sub(self.cursor.next.wrapping_add(RING_RESERVE))
+            & self.mask()
+    }
+
+    /// Descriptors taken and not yet acknowledged.
+    pub fn outstanding(&self) -> u32 {
+        self.cursor.next.wrapping_sub(self.completion_index()) & self.mask()
+    }
+
+    /// Returns `count` completed descriptors to the ring, safely from several threads at
+    /// once (compare-and-swap retry loop, like the driver's). Acknowledging more than is
+    /// outstanding is refused ([`Error::AckTooMany`]) instead of corrupting the index.
+    /// Returns the new completion index.
+    pub fn ack(&self, count: u32) -> Result<u32, Error> {
+        let mut cur = self.completed.load(Ordering::Acquire);
+        loop {
+            let outstanding = self.cursor.next.wrapping_sub(cur) & self.mask();
+            if count > outstanding {
+                return Err(Error::AckTooMany { count, outstanding });
+            }
+            let new = cur.wrapping_add(count) & self.mask();
+            match self.completed.compare_exchange_weak(
+                cur,
+                new,
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            ) {
+                Ok(_) => return Ok(new),
+                Err(seen) => cur = seen,
+            }
+        }
+    }
+
+    /// Checks that `needed` slots are free ([`Error::RingFull`] otherwise).
+    pub fn ensure_room(&self, needed: u32) -> Result<(), Error> {
+        let available = self.available();
+        if needed > available {
+            Err(Error::RingFull {
+                ring: self.dir,
+                needed,
+                available,
+            })
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The cursor after taking `n` slots from `c`: the index wraps mod size and the ring
+    /// id advances once if the index passed (or reached) the end. `n < size` always.
+    pub(crate) const fn advance(&self, c: Cursor, n: u32) -> Cursor {
+        let end = c.next as u64 + n as u64;
+        let wrapped = end >= self.size as u64;
+        Cursor {
+            next: c.next.wrapping_add(n) & self.mask(),
+            ring_id: if wrapped { c.ring_id.next() } else { c.ring_id },
+        }
+    }
+
+    pub(crate) const fn cursor(&self) -> Cursor {
+        self.cursor
+    }
+
+    pub(crate) const fn commit(&mut self, c: Cursor) {
+        self.cursor = c;
+    }
+
+    /// Takes `count` consecutive slots (checked against [`available`](Self::available))
+    /// and returns where they start. The ring id flips if the run wraps; each slot's id is
+    /// given by [`Reservation::slot`].
+    pub fn reserve(&mut self, count: u32) -> Result<Reservation, Error> {
+        self.ensure_room(count)?;
+        let start = self.cursor;
+        self.cursor = self.advance(start, count);
+        Ok(Reservation {
+            start: start.next,
+            ring_id: start.ring_id,
+            count,
+            size: self.size,
+        })
+    }
+
+    /// Back to the post-init state (next 0, ring id 1, completion 0), as a queue reset
+    /// (`q_sw_ctrl` RST_Q) does to the hardware pointers.
+    pub fn reset(&mut self) {
+        self.cursor = Cursor {
+            next: 0,
+            ring_id: RingId::INITIAL,
+        };
+        *self.completed.get_mut() = 0;
+    }
+}
+
+/// A run of consecutive slots taken by [`Ring::reserve`]: the pre-reservation index and
+/// ring id, and how many.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Reservation {
+    start: u32,
+    ring_id: RingId,
+    count: u32,
+    size: u32,
+}
+
+impl Reservation {
+    /// Index of the first reserved slot (the ring's `next` before reserving).
+    pub const fn start(&self) -> u32 {
+        self.start
+    }
+
+    /// Ring id of the first reserved slot.
+    pub const fn ring_id(&self) -> RingId {
+        self.ring_id
+    }
+
+    /// Slots reserved.
+    pub const fn count(&self) -> u32 {
+        self.count
+    }
+
+    /// Slots before the wrap (stamped with [`ring_id`](Self::ring_id)); the rest start at
+    /// index 0 with the next ring id.
+    pub const fn first_run(&self) -> u32 {
+        let room = self.size - self.start;
+        if self.count < room { self.count } else { room }
+    }
+
+    /// The `i`-th reserved slot, or `None` past the end.
+    pub const fn slot(&self, i: u32) -> Option<Slot> {
+        if i >= self.count {
+            return None;
+        }
+        let first = self.first_run();
+        Some(if i < first {
+            Slot {
+                index: self.start + i,
+                ring_id: self.ring_id,
+            }
+        } else {
+            Slot {
+                index: i - first,
+                ring_id: self.ring_id.next(),
+            }
+        })
+    }
+
+    /// Every reserved slot in order.
+    pub fn slots(&self) -> impl Iterator<Item = Slot> + '_ {
+        (0..self.count).filter_map(|i| self.slot(i))
+    }
+}

@@ -1,0 +1,165 @@
+//! The TX/RX ring pair of one queue: copies, CRCs, packets and the doorbell.
+
+use core::sync::atomic::{Ordering, fence};
+
+use crate::builder::copy_pair_unchecked;
+use crate::caps::PacketCaps;
+use crate::{CopyRequest, DescRing, DescStore, Direction, Doorbell, Error, QueueId, Slot};
+
+/// The slots a copy went to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CopySlots {
+    /// The TX (source) slot.
+    pub tx: Slot,
+    /// The RX (destination) slot.
+    pub rx: Slot,
+}
+
+/// The TX ring and the RX ring of one UDMA queue.
+///
+/// ```
+/// use udma_desc::{caps::PacketCaps, CopyRequest, DescRing, Descriptor, Direction, QueueId, RingPair};
+/// struct V2;
+/// impl PacketCaps for V2 {
+///     const MAX_TX_DESCS_PER_PACKET: u32 = 0x80;
+///     const HAS_NOTIFICATION_MASK: bool = false;
+///     const HAS_STRONG_ORDER: bool = false;
+/// }
+/// let (mut txs, mut rxs) = ([Descriptor::ZERO; 32], [Descriptor::ZERO; 32]);
+/// let mut pair = RingPair::new(
+///     QueueId::new(3)?,
+///     DescRing::new(Direction::Tx, &mut txs[..])?,
+///     DescRing::new(Direction::Rx, &mut rxs[..])?,
+/// );
+/// let slots = pair.copy_prepare_one::<V2>(&CopyRequest::new(0x1000, 0x2000, 4096))?;
+/// assert_eq!((slots.tx.index, slots.rx.index), (0, 0));
+/// assert_eq!(pair.tx().load(0)?.tx_size(), 4096);
+/// # Ok::<(), udma_desc::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct RingPair<T, R> {
+    queue: QueueId,
+    tx: DescRing<T>,
+    rx: DescRing<R>,
+}
+
+impl<T: DescStore, R: DescStore> RingPair<T, R> {
+    /// Pairs the TX and RX rings of `queue`.
+    pub fn new(queue: QueueId, tx: DescRing<T>, rx: DescRing<R>) -> Self {
+        Self { queue, tx, rx }
+    }
+
+    /// The queue both rings belong to.
+    pub fn queue(&self) -> QueueId {
+        self.queue
+    }
+
+    /// The TX ring.
+    pub fn tx(&self) -> &DescRing<T> {
+        &self.tx
+    }
+
+    /// The RX ring.
+    pub fn rx(&self) -> &DescRing<R> {
+        &self.rx
+    }
+
+    /// The TX ring, mutably (bulk writes).
+    pub fn tx_mut(&mut self) -> &mut DescRing<T> {
+        &mut self.tx
+    }
+
+    /// The RX ring, mutably (bulk writes).
+    pub fn rx_mut(&mut self) -> &mut DescRing<R> {
+        &mut self.rx
+    }
+
+    /// Splits back into the two rings.
+    pub fn into_parts(self) -> (DescRing<T>, DescRing<R>) {
+        (self.tx, self.rx)
+    }
+
+    /// Acknowledges `count` completed copies on both rings (the caller acks the same count
+    /// on TX and RX). Both counts are checked before either ring moves, unless another
+    /// thread acks concurrently.
+    pub fn ack(&self, count: u32) -> Result<(), Error> {
+        for r in [self.tx.ring(), self.rx.ring()] {
+            let outstanding = r.outstanding();
+            if count > outstanding {
+                return Err(Error::AckTooMany { count, outstanding });
+            }
+        }
+        self.tx.ack(count)?;
+        self.rx.ack(count)?;
+        Ok(())
+    }
+
+    /// Prepares one copy: validates everything first (barrier on this arch, size
+    /// `1..=65536`, one free slot on TX and on RX), then takes the RX slot and the TX slot
+    /// and writes the pair built by [`build_copy_pair`](crate::build_copy_pair).
+    ///
+    /// A rejected request consumes no slot and flips no phase. (The kernel takes both
+    /// slots before checking the barrier and leaves two unwritten slots behind.) The
+    /// queue id is valid by construction ([`QueueId`]); a raw barrier number is checked
+    /// by [`Barrier::from_raw`](crate::Barrier::from_raw).
+    pub fn copy_prepare_one<C: PacketCaps>(
+        &mut self,
+        req: &CopyRequest,
+    ) -> Result<CopySlots, Error> {
+        let len = req.validate::<C>()?;
+        self.tx.ring().ensure_room(1)?;
+        self.rx.ring().ensure_room(1)?;
+        let rx = self.rx.ring().peek();
+        let tx = self.tx.ring().peek();
+        let pair = copy_pair_unchecked(tx.ring_id, rx.ring_id, req, len);
+        // RX first, as the driver takes its slots; indices move only once both are written.
+        self.rx.store_mut().store(rx.index, pair.rx)?;
+        self.tx.store_mut().store(tx.index, pair.tx)?;
+        self.rx.advance_by(1);
+        self.tx.advance_by(1);
+        Ok(CopySlots { tx, rx })
+    }
+
+    /// Rings the doorbells that hand `tx_count` TX and `rx_count` RX descriptors to the
+    /// engine: RX first, so destinations are ready before source data reaches the stream,
+    /// then TX. Each count must be at most its ring's size. A zero count rings nothing
+    /// (TX 0 is how RX descriptors are posted ahead; the kernel would assert on RX 0).
+    /// A full memory fence precedes each doorbell so the descriptors are visible first.
+    pub fn copy_start<D: Doorbell + ?Sized>(
+        &self,
+        db: &D,
+        tx_count: u32,
+        rx_count: u32,
+    ) -> Result<(), Error> {
+        for (ring, count, size) in [
+            (Direction::Tx, tx_count, self.tx.ring().size()),
+            (Direction::Rx, rx_count, self.rx.ring().size()),
+        ] {
+            if count > size {
+                return Err(Error::DoorbellCountTooLarge {
+                    ring,
+                    count,
+                    ring_size: size,
+                });
+            }
+        }
+        if rx_count > 0 {
+            fence(Ordering::SeqCst);
+            db.ring_rx(self.queue, rx_count);
+        }
+        if tx_count > 0 {
+            fence(Ordering::SeqCst);
+            db.ring_tx(self.queue, tx_count);
+        }
+        Ok(())
+    }
+}
+
+impl<S: DescStore> DescRing<S> {
+    /// Advances the ring past `n` slots already written (crate-internal commit step).
+    pub(crate) fn advance_by(&mut self, n: u32) {
+        let c = self.ring().cursor();
+        let next = self.ring().advance(c, n);
+        self.ring_mut().commit(next);
+    }
+}

@@ -1,0 +1,47 @@
+//! Transfer sizes and the 16-bit length field.
+
+use crate::Error;
+
+/// Largest transfer one descriptor describes: 64 KiB.
+///
+/// The length field is 16 bits wide and the engine is initialised with `m2s.cfg_len`
+/// ENCODE_64K, so a length of 0 means 65,536 bytes.
+pub const MAX_TRANSFER_BYTES: u32 = 65_536;
+
+/// Encodes a transfer size into the 16-bit length field: `1..=65535` as is, 65,536 as 0.
+///
+/// Size 0 is refused ([`Error::ZeroSize`]): the kernel driver would encode it as a 64 KiB
+/// transfer, which is never what a caller asking for 0 bytes meant.
+///
+/// ```
+/// use udma_desc::{encode_size, Error};
+/// assert_eq!(encode_size(4096), Ok(4096));
+/// assert_eq!(encode_size(65_536), Ok(0));
+/// assert_eq!(encode_size(0), Err(Error::ZeroSize));
+/// assert_eq!(encode_size(65_537), Err(Error::SizeTooLarge { size: 65_537 }));
+/// ```
+pub const fn encode_size(size: u32) -> Result<u16, Error> {
+    if size == 0 {
+        return Err(Error::ZeroSize);
+    }
+    if size > MAX_TRANSFER_BYTES {
+        return Err(Error::SizeTooLarge { size });
+    }
+    // 65,536 & 0xffff == 0 is exactly the 64K-as-zero encoding; smaller sizes fit 16 bits.
+    #[allow(clippy::cast_possible_truncation)]
+    Ok((size & 0xffff) as u16)
+}
+
+/// Decodes a length field into bytes: 0 means 65,536.
+///
+/// ```
+/// assert_eq!(udma_desc::decode_len(0), 65_536);
+/// assert_eq!(udma_desc::decode_len(17), 17);
+/// ```
+pub const fn decode_len(len: u16) -> u32 {
+    if len == 0 {
+        MAX_TRANSFER_BYTES
+    } else {
+        len as u32
+    }
+}

@@ -1,0 +1,285 @@
+//! The packet builder: flags, CME, per-arch limits, and all-or-nothing publication.
+
+mod common;
+use common::{V2, V3, V4, pair};
+use udma_desc::{
+    Barrier, CopyBlock, Direction, Error, MAX_PACKET_BYTES, PacketOptions, cme_descriptor,
+};
+
+fn blocks(n: u32, size: u32) -> impl Iterator<Item = CopyBlock> {
+    (0..n).map(move |i| CopyBlock {
+        src: 0x1000 * u64::from(i),
+        dst: 0x10_0000 + 0x1000 * u64::from(i),
+        size,
+    })
+}
+
+#[test]
+fn first_and_last_on_the_right_descriptors() {
+    let mut p = pair(64);
+    let s = p
+        .packet_prepare(
+            blocks(3, 100),
+            &PacketOptions::<V3>::new().with_dst_interrupt(true),
+        )
+        .unwrap();
+    assert_eq!(
+        (s.tx_start, s.tx_count, s.rx_start, s.rx_count, s.bytes),
+        (0, 3, 0, 3, 300)
+    );
+    let flags: Vec<(bool, bool)> = (0..3)
+        .map(|i| {
+            let t = p.tx().load(i).unwrap().as_tx().len_ctrl;
+            (t.first(), t.last())
+        })
+        .collect();
+    assert_eq!(flags, [(true, false), (false, false), (false, true)]);
+    for i in 0..3 {
+        let t = p.tx().load(i).unwrap().as_tx();
+        assert_eq!(
+            (t.len_ctrl.size(), t.buf_ptr, t.meta_ctrl.into_bits()),
+            (100, 0x1000 * u64::from(i), 0x0108_0003)
+        );
+        assert!(!t.len_ctrl.meta() && !t.len_ctrl.concat() && !t.len_ctrl.int_en());
+        let r = p.rx().load(i).unwrap().as_rx();
+        assert_eq!(
+            (r.len_ctrl.size(), r.buf1_ptr),
+            (100, 0x10_0000 + 0x1000 * u64::from(i))
+        );
+        assert_eq!(r.len_ctrl.int_en(), i == 2, "interrupt only on the last RX");
+    }
+    assert_eq!(
+        (p.tx().ring().next_index(), p.rx().ring().next_index()),
+        (3, 3)
+    );
+    // A single block is FIRST and LAST.
+    p.packet_prepare(blocks(1, 65_536), &PacketOptions::<V2>::new())
+        .unwrap();
+    let t = p.tx().load(3).unwrap().as_tx().len_ctrl;
+    assert!(t.first() && t.last());
+    assert_eq!(t.len(), 0);
+}
+
+#[test]
+fn cme_meta_descriptor_is_prepended() {
+    let mut p = pair(64);
+    let opts = PacketOptions::<V3>::new().with_cme_index(2).unwrap();
+    let s = p.packet_prepare(blocks(2, 64), &opts).unwrap();
+    assert_eq!((s.tx_count, s.rx_count), (3, 2));
+    let m = p.tx().load(0).unwrap();
+    // word0 = cme_index << 24 | FIRST | META, CONCAT-chained.
+    assert_eq!(m.word0(), (2 << 24) | (1 << 26) | (1 << 23) | (1 << 31));
+    assert_eq!(m.words()[1..], [0, 0, 0]);
+    assert_eq!(m, cme_descriptor(2).unwrap());
+    assert_eq!(
+        m.decode(Direction::Tx),
+        udma_desc::Decoded::TxMeta(m.as_tx_meta())
+    );
+    assert_eq!(m.as_tx_meta().cme_index(), 2);
+    let d0 = p.tx().load(1).unwrap().as_tx().len_ctrl;
+    let d1 = p.tx().load(2).unwrap().as_tx().len_ctrl;
+    assert!(!d0.first() && !d0.last() && d1.last());
+    assert_eq!(
+        PacketOptions::<V3>::new().with_cme_index(4).err(),
+        Some(Error::ValueTooWide {
+            field: "CME index",
+            value: 4,
+            max: 3
+        })
+    );
+    assert!(cme_descriptor(200).is_err());
+}
+
+#[test]
+fn barriers_and_arch_features() {
+    let mut p = pair(64);
+    p.packet_prepare(
+        blocks(2, 8),
+        &PacketOptions::<V3>::new().with_barrier(Barrier::Dmb),
+    )
+    .unwrap();
+    assert!(p.tx().load(0).unwrap().as_tx().len_ctrl.dmb());
+    assert!(!p.tx().load(1).unwrap().as_tx().len_ctrl.dmb());
+    p.packet_prepare(
+        blocks(2, 8),
+        &PacketOptions::<V3>::new().with_barrier(Barrier::WriteBarrier),
+    )
+    .unwrap();
+    assert!(p.tx().load(2).unwrap().as_tx().meta_ctrl.write_barrier());
+    assert!(!p.tx().load(3).unwrap().as_tx().meta_ctrl.write_barrier());
+    p.packet_prepare(
+        blocks(2, 8),
+        &PacketOptions::<V3>::new().with_strong_order(),
+    )
+    .unwrap();
+    assert!(p.rx().load(4).unwrap().as_rx().len_ctrl.strong_order_wr());
+    assert!(p.rx().load(5).unwrap().as_rx().len_ctrl.strong_order_wr());
+    p.packet_prepare(
+        blocks(2, 8),
+        &PacketOptions::<V4>::new().with_notification_mask(0x5a),
+    )
+    .unwrap();
+    assert_eq!(
+        p.rx().load(6).unwrap().as_rx().len_ctrl.notification_mask(),
+        0
+    );
+    assert_eq!(
+        p.rx().load(7).unwrap().as_rx().len_ctrl.notification_mask(),
+        0x5a
+    );
+    // SOW asked at run time on V2.
+    let before = (p.tx().ring().next_index(), p.rx().ring().next_index());
+    assert_eq!(
+        p.packet_prepare(
+            blocks(1, 8),
+            &PacketOptions::<V2>::new().with_barrier(Barrier::Sow)
+        ),
+        Err(Error::StrongOrderUnsupported)
+    );
+    assert_eq!(
+        (p.tx().ring().next_index(), p.rx().ring().next_index()),
+        before
+    );
+}
+
+#[test]
+fn per_arch_descriptor_limits() {
+    let mut p = pair(512);
+    // V2: 0x80 data descriptors fit; V3/V4: 0x41 including the CME one.
+    assert_eq!(
+        p.packet_prepare(blocks(0x80, 8), &PacketOptions::<V2>::new())
+            .unwrap()
+            .tx_count,
+        0x80
+    );
+    assert_eq!(
+        p.packet_prepare(blocks(0x81, 8), &PacketOptions::<V2>::new()),
+        Err(Error::PacketTooManyDescriptors { max: 0x80 })
+    );
+    assert_eq!(
+        p.packet_prepare(blocks(0x41, 8), &PacketOptions::<V3>::new())
+            .unwrap()
+            .tx_count,
+        0x41
+    );
+    let cme = PacketOptions::<V4>::new().with_cme_index(0).unwrap();
+    assert_eq!(
+        p.packet_prepare(blocks(0x40, 8), &cme).unwrap().tx_count,
+        0x41
+    );
+    let before = (p.tx().ring().next_index(), p.rx().ring().next_index());
+    assert_eq!(
+        p.packet_prepare(blocks(0x41, 8), &cme),
+        Err(Error::PacketTooManyDescriptors { max: 0x41 })
+    );
+    assert_eq!(
+        (p.tx().ring().next_index(), p.rx().ring().next_index()),
+        before
+    );
+}
+
+#[test]
+fn failures_half_way_publish_nothing() {
+    let mut p = pair(64);
+    p.packet_prepare(blocks(5, 8), &PacketOptions::<V3>::new())
+        .unwrap();
+    let state = |p: &common::Pair| {
+        (
+            p.tx().ring().next_index(),
+            p.tx().ring().ring_id(),
+            p.tx().available(),
+            p.rx().ring().next_index(),
+            p.rx().ring().ring_id(),
+            p.rx().available(),
+        )
+    };
+    let before = state(&p);
+    let opts = PacketOptions::<V3>::new();
+    // A bad size in the middle.
+    let bad = blocks(4, 8)
+        .chain([CopyBlock {
+            src: 0,
+            dst: 0,
+            size: 0,
+        }])
+        .chain(blocks(2, 8));
+    assert_eq!(p.packet_prepare(bad, &opts), Err(Error::ZeroSize));
+    assert_eq!(state(&p), before);
+    let bad = blocks(2, 8).chain([CopyBlock {
+        src: 0,
+        dst: 0,
+        size: 70_000,
+    }]);
+    assert_eq!(
+        p.packet_prepare(bad, &opts),
+        Err(Error::SizeTooLarge { size: 70_000 })
+    );
+    assert_eq!(state(&p), before);
+    // Too many bytes: 16 x 64 KiB > 0xFFFFF.
+    assert_eq!(
+        p.packet_prepare(blocks(16, 65_536), &opts),
+        Err(Error::PacketTooLarge {
+            bytes: 16 * 65_536,
+            max: MAX_PACKET_BYTES
+        })
+    );
+    assert_eq!(state(&p), before);
+    // No room: 43 free slots, 44 blocks.
+    assert_eq!(p.tx().available(), 43);
+    assert_eq!(
+        p.packet_prepare(blocks(44, 8), &opts),
+        Err(Error::RingFull {
+            ring: Direction::Tx,
+            needed: 44,
+            available: 43
+        })
+    );
+    assert_eq!(state(&p), before);
+    // RX fuller than TX.
+    p.tx().ack(5).unwrap();
+    assert_eq!(
+        p.packet_prepare(blocks(44, 8), &opts),
+        Err(Error::RingFull {
+            ring: Direction::Rx,
+            needed: 44,
+            available: 43
+        })
+    );
+    assert_eq!(
+        p.packet_prepare(std::iter::empty(), &opts),
+        Err(Error::EmptyPacket)
+    );
+    // And a packet that fits exactly, across the wrap.
+    p.rx().ack(5).unwrap();
+    let s = p.packet_prepare(blocks(48, 8), &opts).unwrap();
+    assert_eq!((s.tx_start, s.tx_count), (5, 48));
+    assert_eq!(p.tx().ring().next_index(), 53);
+    let last = p.tx().load(52).unwrap().as_tx().len_ctrl;
+    assert!(last.last() && last.ring_id().get() == 1);
+}
+
+#[test]
+fn packet_across_the_wrap_stamps_both_phases() {
+    let mut p = pair(32);
+    for _ in 0..3 {
+        p.packet_prepare(blocks(10, 8), &PacketOptions::<V3>::new())
+            .unwrap();
+        p.ack(10).unwrap();
+    }
+    // next = 30: a 4-block packet uses slots 30, 31 (id 1) and 0, 1 (id 2).
+    let s = p
+        .packet_prepare(blocks(4, 8), &PacketOptions::<V3>::new())
+        .unwrap();
+    assert_eq!(s.tx_start, 30);
+    let ids: Vec<u8> = [30, 31, 0, 1]
+        .iter()
+        .map(|&i| p.tx().load(i).unwrap().ring_id().get())
+        .collect();
+    assert_eq!(ids, [1, 1, 2, 2]);
+    let ids: Vec<u8> = [30, 31, 0, 1]
+        .iter()
+        .map(|&i| p.rx().load(i).unwrap().ring_id().get())
+        .collect();
+    assert_eq!(ids, [1, 1, 2, 2]);
+    assert_eq!(p.tx().ring().ring_id().get(), 2);
+}

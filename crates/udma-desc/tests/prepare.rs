@@ -1,0 +1,361 @@
+//! copy_prepare_one, crc_prepare_one, the doorbell, and the builders against an
+//! independent table-driven oracle.
+
+mod common;
+use std::cell::RefCell;
+
+use common::{Pair, V2, V3, pair, tsv};
+use proptest::prelude::*;
+use udma_desc::{
+    Barrier, CRC_RESULT_BYTES, CopyRequest, CrcRequest, Direction, Doorbell, Error, MetaCtrl,
+    QueueId, RingId, RxLenCtrl, TxLenCtrl, U3, build_copy_pair, rx_descriptor, tx_descriptor,
+};
+
+/// Everything observable about a pair: indices, ids, completions and storage.
+type RingState = (u32, RingId, u32, u32);
+type Snapshot = (RingState, RingState, common::VecStore, common::VecStore);
+
+fn snapshot(p: &Pair) -> Snapshot {
+    let state = |r: &udma_desc::Ring| {
+        (
+            r.next_index(),
+            r.ring_id(),
+            r.completion_index(),
+            r.available(),
+        )
+    };
+    (
+        state(p.tx().ring()),
+        state(p.rx().ring()),
+        p.tx().store().clone(),
+        p.rx().store().clone(),
+    )
+}
+
+#[test]
+fn rejected_copies_consume_nothing() {
+    let mut p = pair(32);
+    p.copy_prepare_one::<V3>(&CopyRequest::new(1, 2, 3))
+        .unwrap();
+    let before = snapshot(&p);
+    let cases: [(CopyRequest, Error); 3] = [
+        (CopyRequest::new(1, 2, 0), Error::ZeroSize),
+        (
+            CopyRequest::new(1, 2, 65_537),
+            Error::SizeTooLarge { size: 65_537 },
+        ),
+        (
+            CopyRequest::new(1, 2, u32::MAX),
+            Error::SizeTooLarge { size: u32::MAX },
+        ),
+    ];
+    for (req, err) in cases {
+        assert_eq!(p.copy_prepare_one::<V3>(&req), Err(err));
+        assert_eq!(snapshot(&p), before);
+    }
+    // SOW on an arch without strong order.
+    let sow = CopyRequest::new(1, 2, 3).with_barrier(Barrier::Sow);
+    assert_eq!(
+        p.copy_prepare_one::<V2>(&sow),
+        Err(Error::StrongOrderUnsupported)
+    );
+    assert_eq!(snapshot(&p), before);
+    // Invalid raw barrier and queue id never become a request.
+    assert_eq!(
+        Barrier::from_raw(4),
+        Err(Error::InvalidBarrier { value: 4 })
+    );
+    assert_eq!(
+        Barrier::try_from(u32::MAX),
+        Err(Error::InvalidBarrier { value: u32::MAX })
+    );
+    assert!(
+        matches!(QueueId::new(16).map_err(Error::from), Err(Error::InvalidQueue(q)) if q.0 == 16)
+    );
+}
+
+#[test]
+fn ring_full_on_either_side_consumes_nothing() {
+    // TX full.
+    let mut p = pair(32);
+    for i in 0..16 {
+        p.copy_prepare_one::<V3>(&CopyRequest::new(i, i, 64))
+            .unwrap();
+    }
+    let before = snapshot(&p);
+    assert_eq!(
+        p.copy_prepare_one::<V3>(&CopyRequest::new(9, 9, 64)),
+        Err(Error::RingFull {
+            ring: Direction::Tx,
+            needed: 1,
+            available: 0
+        })
+    );
+    assert_eq!(snapshot(&p), before);
+    // RX full while TX has room.
+    p.tx().ack(16).unwrap();
+    let before = snapshot(&p);
+    assert_eq!(
+        p.copy_prepare_one::<V3>(&CopyRequest::new(9, 9, 64)),
+        Err(Error::RingFull {
+            ring: Direction::Rx,
+            needed: 1,
+            available: 0
+        })
+    );
+    assert_eq!(snapshot(&p), before);
+    p.rx().ack(16).unwrap();
+    p.copy_prepare_one::<V3>(&CopyRequest::new(9, 9, 64))
+        .unwrap();
+    assert_eq!(
+        p.ack(2),
+        Err(Error::AckTooMany {
+            count: 2,
+            outstanding: 1
+        })
+    );
+    p.ack(1).unwrap();
+}
+
+#[test]
+fn copies_over_several_laps_stamp_the_phase() {
+    let mut p = pair(32);
+    for i in 0..(32 * 6) {
+        let s = p
+            .copy_prepare_one::<V3>(&CopyRequest::new(i, i + 1, 1 + i as u32))
+            .unwrap();
+        assert_eq!(s.tx.index as u64, i % 32);
+        assert_eq!(u64::from(s.tx.ring_id.get()), (1 + i / 32) % 4);
+        assert_eq!(s.rx, s.tx);
+        let tx = p.tx().load(s.tx.index).unwrap();
+        assert_eq!(tx.ring_id(), s.tx.ring_id);
+        assert_eq!(tx.as_tx().buf_ptr, i);
+        assert_eq!(p.rx().load(s.rx.index).unwrap().as_rx().buf1_ptr, i + 1);
+        p.ack(1).unwrap();
+    }
+}
+
+#[test]
+fn strong_ordered_is_a_compile_time_sow() {
+    let req = CopyRequest::new(1, 2, 3).strong_ordered::<V3>();
+    assert_eq!(req.barrier, Barrier::Sow);
+    let p = build_copy_pair::<V3>(RingId::INITIAL, RingId::INITIAL, &req).unwrap();
+    assert!(p.rx.as_rx().len_ctrl.strong_order_wr());
+}
+
+#[derive(Default)]
+struct Recorder(RefCell<Vec<(Direction, u8, u32)>>);
+impl Doorbell for Recorder {
+    fn ring_rx(&self, q: QueueId, n: u32) {
+        self.0.borrow_mut().push((Direction::Rx, q.get(), n));
+    }
+    fn ring_tx(&self, q: QueueId, n: u32) {
+        self.0.borrow_mut().push((Direction::Tx, q.get(), n));
+    }
+}
+
+#[test]
+fn copy_start_rings_rx_before_tx() {
+    let p = pair(64);
+    let db = Recorder::default();
+    p.copy_start(&db, 3, 5).unwrap();
+    p.copy_start(&db, 0, 2).unwrap(); // RX prefetch only
+    p.copy_start(&db, 4, 0).unwrap(); // zero RX rings nothing
+    p.copy_start(&db, 0, 0).unwrap(); // harmless
+    p.copy_start(&&db, 64, 64).unwrap(); // full ring, through &T
+    assert_eq!(
+        db.0.borrow().as_slice(),
+        [
+            (Direction::Rx, 0, 5),
+            (Direction::Tx, 0, 3),
+            (Direction::Rx, 0, 2),
+            (Direction::Tx, 0, 4),
+            (Direction::Rx, 0, 64),
+            (Direction::Tx, 0, 64),
+        ]
+    );
+    db.0.borrow_mut().clear();
+    assert_eq!(
+        p.copy_start(&db, 65, 1),
+        Err(Error::DoorbellCountTooLarge {
+            ring: Direction::Tx,
+            count: 65,
+            ring_size: 64
+        })
+    );
+    assert_eq!(
+        p.copy_start(&db, 1, 65),
+        Err(Error::DoorbellCountTooLarge {
+            ring: Direction::Rx,
+            count: 65,
+            ring_size: 64
+        })
+    );
+    assert!(db.0.borrow().is_empty(), "a refused start rings nothing");
+}
+
+#[test]
+fn crc_prepare_one_layout() {
+    let mut p = pair(32);
+    p.copy_prepare_one::<V3>(&CopyRequest::new(0, 0, 1))
+        .unwrap();
+    let req = CrcRequest {
+        src: 0x1000,
+        size: 4096,
+        dst: 0x2000,
+        seed: Some(0xffff_ffff),
+        iv_index: U3::new(5).unwrap(),
+        op_type: U3::new(1).unwrap(),
+        store_result: true,
+        dst_interrupt: true,
+    };
+    let s = p.crc_prepare_one::<V3>(&req).unwrap();
+    assert_eq!((s.tx_meta.index, s.tx_data.index, s.rx.index), (1, 2, 1));
+    let m = p.tx().load(1).unwrap().as_tx_meta();
+    assert!(m.len_ctrl.first() && m.len_ctrl.meta() && m.len_ctrl.concat() && !m.len_ctrl.last());
+    assert_eq!(m.meta1, 0xffff_ffff);
+    let mc = m.meta_ctrl;
+    assert!(
+        mc.send_crc_result()
+            && mc.store_crc_result()
+            && !mc.copy_source_data()
+            && !mc.use_stored_crc_iv()
+    );
+    assert_eq!(
+        (
+            mc.cached_crc_iv_index().get(),
+            mc.op_type().get(),
+            mc.ssmae_op().get()
+        ),
+        (5, 1, 2)
+    );
+    let d = p.tx().load(2).unwrap().as_tx();
+    assert!(d.len_ctrl.last() && !d.len_ctrl.first());
+    assert_eq!(
+        (d.len_ctrl.size(), d.buf_ptr, d.meta_ctrl),
+        (4096, 0x1000, mc)
+    );
+    let r = p.rx().load(1).unwrap().as_rx();
+    assert_eq!(
+        (r.len_ctrl.size(), r.len_ctrl.int_en(), r.buf1_ptr),
+        (CRC_RESULT_BYTES, true, 0x2000)
+    );
+    // Stored seed.
+    let s2 = p
+        .crc_prepare_one::<V3>(&CrcRequest { seed: None, ..req })
+        .unwrap();
+    assert!(
+        p.tx()
+            .load(s2.tx_meta.index)
+            .unwrap()
+            .as_tx_meta()
+            .meta_ctrl
+            .use_stored_crc_iv()
+    );
+    // Refusals consume nothing: bad size, and TX room for only one more descriptor.
+    let before = snapshot(&p);
+    assert_eq!(
+        p.crc_prepare_one::<V3>(&CrcRequest { size: 0, ..req }),
+        Err(Error::ZeroSize)
+    );
+    assert_eq!(snapshot(&p), before);
+    let mut q = pair(32);
+    for _ in 0..15 {
+        q.tx_mut().reserve(1).unwrap();
+    }
+    let before = snapshot(&q);
+    assert_eq!(
+        q.crc_prepare_one::<V3>(&req),
+        Err(Error::RingFull {
+            ring: Direction::Tx,
+            needed: 2,
+            available: 1
+        })
+    );
+    assert_eq!(snapshot(&q), before);
+}
+
+/// Independent oracle: the vendor layout rebuilt from the reference table's masks only.
+fn oracle(
+    tx_rid: u8,
+    rx_rid: u8,
+    src: u64,
+    dst: u64,
+    size: u32,
+    barrier: u32,
+    int: bool,
+) -> ([u8; 16], [u8; 16]) {
+    let len = size & tsv("tx_desc.len_ctrl", "LEN");
+    let mut tx = tsv("tx_desc.len_ctrl", "COPY_FLAGS") | (u32::from(tx_rid) << 24) | len;
+    let mut meta = tsv("tx_desc.meta_ctrl", "DEFAULT");
+    let mut rx = (u32::from(rx_rid) << 24) | len;
+    match barrier {
+        1 => tx |= tsv("tx_desc.len_ctrl", "DMB"),
+        2 => meta = tsv("tx_desc.meta_ctrl", "DEFAULT_WITH_WRITE_BARRIER"),
+        3 => rx |= tsv("rx_desc.len_ctrl", "STRONG_ORDER_WR"),
+        _ => {}
+    }
+    if int {
+        rx |= tsv("rx_desc.len_ctrl", "INT_EN");
+    }
+    let mut t = [0u8; 16];
+    t[..4].copy_from_slice(&tx.to_le_bytes());
+    t[4..8].copy_from_slice(&meta.to_le_bytes());
+    t[8..].copy_from_slice(&src.to_le_bytes());
+    let mut r = [0u8; 16];
+    r[..4].copy_from_slice(&rx.to_le_bytes());
+    r[8..].copy_from_slice(&dst.to_le_bytes());
+    (t, r)
+}
+
+proptest! {
+    #[test]
+    fn copy_pair_matches_the_oracle(
+        tx_rid in 0u8..4, rx_rid in 0u8..4, src: u64, dst: u64,
+        size in prop_oneof![1u32..=65_536, Just(65_536u32), Just(1u32)], barrier in 0u32..4, int: bool,
+    ) {
+        let req = CopyRequest::new(src, dst, size)
+            .with_barrier(Barrier::from_raw(barrier).unwrap())
+            .with_dst_interrupt(int);
+        let p = build_copy_pair::<V3>(RingId::new(tx_rid).unwrap(), RingId::new(rx_rid).unwrap(), &req).unwrap();
+        prop_assert_eq!((p.tx.to_le_bytes(), p.rx.to_le_bytes()), oracle(tx_rid, rx_rid, src, dst, size, barrier, int));
+    }
+
+    #[test]
+    fn single_builders_match_the_oracle(rid in 0u8..4, addr: u64, size in 1u32..=65_536, flags: u32) {
+        let id = RingId::new(rid).unwrap();
+        let d = tx_descriptor(id, addr, size, TxLenCtrl::from_bits(flags), MetaCtrl::new()).unwrap();
+        let expect = (flags & !0x0300_ffff) | (u32::from(rid) << 24) | (size & 0xffff);
+        prop_assert_eq!(d.words(), [expect, 0x0108_0003, addr as u32, (addr >> 32) as u32]);
+        let d = rx_descriptor(id, addr, size, RxLenCtrl::from_bits(flags)).unwrap();
+        prop_assert_eq!(d.words(), [expect, 0, addr as u32, (addr >> 32) as u32]);
+    }
+
+    #[test]
+    fn builders_refuse_bad_sizes(size in prop_oneof![Just(0u32), 65_537u32..]) {
+        let e = if size == 0 { Error::ZeroSize } else { Error::SizeTooLarge { size } };
+        prop_assert_eq!(tx_descriptor(RingId::INITIAL, 0, size, TxLenCtrl::new(), MetaCtrl::new()), Err(e));
+        prop_assert_eq!(rx_descriptor(RingId::INITIAL, 0, size, RxLenCtrl::new()), Err(e));
+        prop_assert_eq!(build_copy_pair::<V2>(RingId::INITIAL, RingId::INITIAL, &CopyRequest::new(0, 0, size)), Err(e));
+    }
+}
+
+#[test]
+fn errors_display_their_values() {
+    let e = Error::RingFull {
+        ring: Direction::Rx,
+        needed: 3,
+        available: 1,
+    };
+    assert_eq!(e.to_string(), "RX ring full: 3 slots needed, 1 available");
+    assert_eq!(
+        Error::SizeTooLarge { size: 70_000 }.to_string(),
+        "transfer size 70000 above 65536"
+    );
+    assert!(Error::InvalidBarrier { value: 9 }.to_string().contains('9'));
+    assert!(
+        Error::from(QueueId::new(20).unwrap_err())
+            .to_string()
+            .contains("20")
+    );
+}
