@@ -1,1 +1,3 @@
-//! ndl-std (work in progress).
+//! ndl-std
+pub mod ioctl_codes;
+pub mod ioctl_structs;
