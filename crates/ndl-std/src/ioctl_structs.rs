@@ -44,7 +44,10 @@ impl<T> UserPtr<T> {
     }
     /// A pointer from a raw address (for example one read back from the kernel).
     pub const fn from_addr(addr: u64) -> Self {
-        Self { addr, _to: PhantomData }
+        Self {
+            addr,
+            _to: PhantomData,
+        }
     }
     /// Address of an object the kernel only reads.
     pub fn input(value: &T) -> Self {
@@ -61,6 +64,11 @@ impl<T> UserPtr<T> {
     /// Address of the first element of a slice the kernel writes.
     pub fn output_slice(values: &mut [T]) -> Self {
         Self::from_addr(values.as_mut_ptr() as usize as u64)
+    }
+    /// The same address, viewed as pointing to a `U` (for C structs that are a header plus
+    /// a flexible array, built in a buffer of another element type).
+    pub const fn cast<U>(self) -> UserPtr<U> {
+        UserPtr::from_addr(self.addr)
     }
     /// The address value.
     pub const fn addr(&self) -> u64 {

@@ -10,12 +10,18 @@ use std::collections::{BTreeMap, BTreeSet};
 use ndl_std::ioctl_codes::{self, CATALOG, Chain, Dir, Form, Lane, Match};
 use ndl_std::ioctl_structs::STRUCT_LAYOUTS;
 
-const COMMANDS: &str =
-    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../reference/ioctl-commands.tsv"));
-const STRUCTS: &str =
-    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../reference/ioctl-structs.tsv"));
-const README: &str =
-    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../reference/ioctl-README.md"));
+const COMMANDS: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../reference/ioctl-commands.tsv"
+));
+const STRUCTS: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../reference/ioctl-structs.tsv"
+));
+const README: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../reference/ioctl-README.md"
+));
 
 /// Rows of a TSV as column-name -> value maps.
 fn rows(tsv: &str) -> Vec<BTreeMap<&str, &str>> {
@@ -46,7 +52,11 @@ fn every_command_matches_its_table_row() {
         let name = row["name"];
         assert_eq!(cmd.name(), name, "catalog order follows the table");
         assert_eq!(ioctl_codes::find(name), Some(cmd));
-        assert_eq!(u64::from(cmd.code()), num(row["request_hex"]), "{name} code");
+        assert_eq!(
+            u64::from(cmd.code()),
+            num(row["request_hex"]),
+            "{name} code"
+        );
         assert_eq!(cmd.dir().as_str(), row["dir"], "{name} dir");
         assert_eq!(u64::from(cmd.nr()), num(row["nr"]), "{name} nr");
         assert_eq!(u64::from(cmd.size()), num(row["ioc_size"]), "{name} size");
@@ -63,7 +73,11 @@ fn every_command_matches_its_table_row() {
             assert_eq!(align, row["struct_align"], "{name} struct align");
         }
         if cmd.form() == Form::Pointer {
-            assert_eq!(cmd.size(), 8, "{name}: pointer form encodes sizeof(pointer)");
+            assert_eq!(
+                cmd.size(),
+                8,
+                "{name}: pointer form encodes sizeof(pointer)"
+            );
         }
         // Independent recomputation of the request value from the table's own columns.
         let dir = match row["dir"] {
@@ -74,7 +88,11 @@ fn every_command_matches_its_table_row() {
             d => panic!("dir {d}"),
         };
         let recomputed = dir << 30 | num(row["ioc_size"]) << 16 | 0x4E << 8 | num(row["nr"]);
-        assert_eq!(recomputed, num(row["request_hex"]), "{name} table self-check");
+        assert_eq!(
+            recomputed,
+            num(row["request_hex"]),
+            "{name} table self-check"
+        );
         // Attach check: every device+attach command, plus the misc command whose note says so.
         let attach = row["lane"] == "device+attach"
             || row["handler_note"].contains("attach check runs first");
@@ -105,7 +123,10 @@ fn routing_walk_reproduces_the_lane_and_match_columns() {
     let r = ioctl_codes::route(odd, false).unwrap();
     assert_eq!((r.by, r.exact, r.lane()), (Match::Nr, None, Lane::Device));
     // ... and an unknown exact-matched nr reaches nothing.
-    assert_eq!(ioctl_codes::route(ioctl_codes::ioc(Dir::Read, b'N', 200, 8), false), None);
+    assert_eq!(
+        ioctl_codes::route(ioctl_codes::ioc(Dir::Read, b'N', 200, 8), false),
+        None
+    );
 }
 
 #[test]
@@ -113,11 +134,17 @@ fn decoder_names_exact_codes_and_nr_families() {
     for cmd in &CATALOG {
         let d = ioctl_codes::decode(cmd.code());
         assert_eq!(d.names().collect::<Vec<_>>(), [cmd.name()]);
-        assert_eq!((d.dir(), d.nr(), d.size(), d.ty()), (cmd.dir(), cmd.nr(), cmd.size(), b'N'));
+        assert_eq!(
+            (d.dir(), d.nr(), d.size(), d.ty()),
+            (cmd.dir(), cmd.nr(), cmd.size(), b'N')
+        );
         assert_eq!(d.lane(), Some(cmd.lane()));
     }
     let d = ioctl_codes::decode(0xC0084E69);
-    assert_eq!(d.names().collect::<Vec<_>>(), ["NEURON_IOCTL_PROGRAM_ENGINE_NC"]);
+    assert_eq!(
+        d.names().collect::<Vec<_>>(),
+        ["NEURON_IOCTL_PROGRAM_ENGINE_NC"]
+    );
     assert_eq!(d.dir(), Dir::ReadWrite);
     // Size 16 on nr 102: no entry, but the kernel routes it to the MEM_ALLOC_V2 family.
     let d = ioctl_codes::decode(ioctl_codes::ioc(Dir::Read, b'N', 102, 16));
@@ -143,8 +170,14 @@ fn table_struct_sizes() -> BTreeMap<String, (u64, u64)> {
         if row["struct_size"] == "-" {
             continue;
         }
-        let ty = row["arg_type"].trim_start_matches("struct ").trim_end_matches(" *").trim();
-        sizes.insert(ty.to_string(), (num(row["struct_size"]), num(row["struct_align"])));
+        let ty = row["arg_type"]
+            .trim_start_matches("struct ")
+            .trim_end_matches(" *")
+            .trim();
+        sizes.insert(
+            ty.to_string(),
+            (num(row["struct_size"]), num(row["struct_align"])),
+        );
     }
     let line = README
         .lines()
@@ -189,9 +222,23 @@ fn every_struct_size_and_field_offset_matches_the_table() {
         let rust: Vec<_> = layout.fields.iter().filter(|f| !f.is_padding()).collect();
         assert_eq!(rust.len(), fields.len(), "{name}: field count");
         for (f, row) in rust.iter().zip(fields) {
-            assert_eq!(f.name.trim_start_matches("r#"), row["field"], "{name}: field order");
-            assert_eq!(f.offset as u64, num(row["offset"]), "{name}.{}", row["field"]);
-            assert_eq!(f.size as u64, num(row["size"]), "{name}.{} size", row["field"]);
+            assert_eq!(
+                f.name.trim_start_matches("r#"),
+                row["field"],
+                "{name}: field order"
+            );
+            assert_eq!(
+                f.offset as u64,
+                num(row["offset"]),
+                "{name}.{}",
+                row["field"]
+            );
+            assert_eq!(
+                f.size as u64,
+                num(row["size"]),
+                "{name}.{} size",
+                row["field"]
+            );
         }
         // Fields and spelled-out padding tile the struct exactly: no implicit padding left.
         let mut end = 0;
@@ -242,7 +289,10 @@ fn spelled_out_padding_is_the_readmes_implicit_padding() {
     let mut actual = BTreeSet::new();
     for layout in STRUCT_LAYOUTS {
         for f in layout.fields.iter().filter(|f| f.is_padding()) {
-            let short = layout.c_name.trim_start_matches("neuron_ioctl_").to_string();
+            let short = layout
+                .c_name
+                .trim_start_matches("neuron_ioctl_")
+                .to_string();
             actual.insert((short, f.offset, f.size));
         }
     }
@@ -252,5 +302,8 @@ fn spelled_out_padding_is_the_readmes_implicit_padding() {
     assert!(expanded.contains(&declared_pad));
     let missing: Vec<_> = expanded.difference(&actual).collect();
     let extra: Vec<_> = actual.difference(&expanded).collect();
-    assert!(missing.is_empty() && extra.is_empty(), "missing {missing:?}\nextra {extra:?}");
+    assert!(
+        missing.is_empty() && extra.is_empty(),
+        "missing {missing:?}\nextra {extra:?}"
+    );
 }
