@@ -1,0 +1,256 @@
+//! Command-line grammar (clap). Spellings are part of the interface: scripts rely on them.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Drive an AWS Neuron device (or the built-in device model): verified DMA copies, descriptor
+/// and ring decoding, the ioctl catalog, register maps and per-arch facts.
+#[derive(Debug, Parser)]
+#[command(name = "neuron-tool", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Copy bytes with the DMA engine and verify every destination byte (the main job).
+    Copy(CopyArgs),
+    /// Build or decode single descriptors.
+    #[command(subcommand)]
+    Desc(DescCommand),
+    /// Decode raw descriptor ring dumps.
+    #[command(subcommand)]
+    Ring(RingCommand),
+    /// The ioctl catalog of the Neuron char device.
+    #[command(subcommand)]
+    Ioctl(IoctlCommand),
+    /// Print the UDMA register map with offsets.
+    Regs(RegsArgs),
+    /// Identify a chip generation from its PCI device id; print capabilities and scalars.
+    Arch(ArchArgs),
+    /// Micro-benchmarks.
+    #[command(subcommand)]
+    Bench(BenchCommand),
+}
+
+/// Chip generation, by project code name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ArchName {
+    /// V2: trn1, inf2.
+    Sunda,
+    /// V3: trn2.
+    Cayman,
+    /// V4: trn3.
+    Mariana,
+}
+
+/// Ordering barrier of a copy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BarrierName {
+    /// No ordering bits.
+    None,
+    /// Data memory barrier on the TX descriptor.
+    Dmb,
+    /// Write barrier in the TX meta word.
+    WriteBarrier,
+    /// Strong-ordered write on the RX descriptor (not on sunda).
+    Sow,
+}
+
+/// `neuron-tool copy`.
+#[derive(Debug, Args)]
+pub struct CopyArgs {
+    /// Chip generation of the built-in model (ignored with --device: the device says).
+    #[arg(long, value_enum, default_value_t = ArchName::Cayman)]
+    pub arch: ArchName,
+    /// Bytes to copy (e.g. 4096, 64KiB, 1MiB).
+    #[arg(long, default_value = "1MiB", value_parser = parse_size_arg)]
+    pub size: u64,
+    /// DMA queue (0..15).
+    #[arg(long, default_value_t = 0)]
+    pub queue: u32,
+    /// Ordering barrier on every descriptor pair.
+    #[arg(long, value_enum, default_value_t = BarrierName::None)]
+    pub barrier: BarrierName,
+    /// A real device node (e.g. /dev/neuron0) or a directory holding neuronN nodes;
+    /// without it the built-in device model is used.
+    #[arg(long)]
+    pub device: Option<PathBuf>,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `neuron-tool desc ...`.
+#[derive(Debug, Subcommand)]
+pub enum DescCommand {
+    /// Build one copy pair; prints `tx=<32 hex> rx=<32 hex>` (bytes in memory order).
+    Build(DescBuildArgs),
+    /// Decode 16 descriptor bytes (32 hex digits, memory order) and print every field.
+    Decode(DescDecodeArgs),
+}
+
+/// `neuron-tool desc build`.
+#[derive(Debug, Args)]
+pub struct DescBuildArgs {
+    /// Read `tx_ring rx_ring src dst size barrier int` lines from stdin; print
+    /// `ok <txhex> <rxhex>` or `err <reason>` per line.
+    #[arg(long, conflicts_with_all = ["tx_ring", "rx_ring", "src", "dst", "size"])]
+    pub batch: bool,
+    /// Ring id (phase, 0..3) of the TX slot.
+    #[arg(long, required_unless_present = "batch")]
+    pub tx_ring: Option<u32>,
+    /// Ring id (phase, 0..3) of the RX slot.
+    #[arg(long, required_unless_present = "batch")]
+    pub rx_ring: Option<u32>,
+    /// Source DMA address (hex with 0x, or decimal).
+    #[arg(long, required_unless_present = "batch", value_parser = parse_addr_arg)]
+    pub src: Option<u64>,
+    /// Destination DMA address.
+    #[arg(long, required_unless_present = "batch", value_parser = parse_addr_arg)]
+    pub dst: Option<u64>,
+    /// Bytes, 1..=65536.
+    #[arg(long, required_unless_present = "batch", value_parser = parse_size_arg)]
+    pub size: Option<u64>,
+    /// Barrier: none|dmb|write-barrier|sow (or 0..3).
+    #[arg(long, default_value = "none", value_parser = parse_barrier_arg)]
+    pub barrier: BarrierName,
+    /// Ask for a destination (RX) completion interrupt.
+    #[arg(long)]
+    pub int: bool,
+}
+
+/// `neuron-tool desc decode`.
+#[derive(Debug, Args)]
+pub struct DescDecodeArgs {
+    /// 32 hex digits: the 16 bytes in memory order.
+    pub hex: String,
+    /// Decode as an RX (S2M) descriptor instead of TX.
+    #[arg(long)]
+    pub rx: bool,
+}
+
+/// `neuron-tool ring ...`.
+#[derive(Debug, Subcommand)]
+pub enum RingCommand {
+    /// Decode a raw ring dump (16 bytes per descriptor).
+    Decode(RingDecodeArgs),
+}
+
+/// `neuron-tool ring decode`.
+#[derive(Debug, Args)]
+pub struct RingDecodeArgs {
+    /// The dump file.
+    pub file: PathBuf,
+    /// Chip generation (decides packet limits).
+    #[arg(long, value_enum)]
+    pub arch: ArchName,
+    /// Decode as an RX ring.
+    #[arg(long)]
+    pub rx: bool,
+    /// The ring id (phase, 0..3) the engine expects at slot 0.
+    #[arg(long, default_value_t = 1)]
+    pub phase: u32,
+}
+
+/// `neuron-tool ioctl ...`.
+#[derive(Debug, Subcommand)]
+pub enum IoctlCommand {
+    /// One line per command: `NAME 0xXXXXXXXX DIR NR SIZE LANE`.
+    List,
+    /// Decode a request number: name(s), direction, nr, size, lane.
+    Decode {
+        /// The request number, e.g. 0xC0084E69.
+        #[arg(value_parser = parse_u32_arg)]
+        request: u32,
+    },
+}
+
+/// Register blocks of `neuron-tool regs`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BlockName {
+    /// TX engine registers.
+    M2s,
+    /// RX engine registers.
+    S2m,
+    /// General block.
+    Gen,
+    /// Per-queue registers.
+    Queue,
+    /// Interrupt-controller group window.
+    Iofic,
+}
+
+/// `neuron-tool regs`.
+#[derive(Debug, Args)]
+pub struct RegsArgs {
+    /// Chip generation.
+    #[arg(long, value_enum)]
+    pub arch: ArchName,
+    /// Only this block.
+    #[arg(long, value_enum)]
+    pub block: Option<BlockName>,
+}
+
+/// `neuron-tool arch`.
+#[derive(Debug, Args)]
+pub struct ArchArgs {
+    /// PCI device id, e.g. 0x7364.
+    #[arg(long, value_parser = parse_u32_arg)]
+    pub device_id: u32,
+}
+
+/// `neuron-tool bench ...`.
+#[derive(Debug, Subcommand)]
+pub enum BenchCommand {
+    /// Build N copy pairs into a 4096-entry ring pair; print ns per pair.
+    Build {
+        /// Chip generation.
+        #[arg(long, value_enum)]
+        arch: ArchName,
+        /// How many pairs.
+        #[arg(long, default_value_t = 1_000_000)]
+        pairs: u64,
+    },
+}
+
+fn parse_size_arg(s: &str) -> Result<u64, String> {
+    crate::size::parse_size(s)
+}
+
+/// Parses a number given as `0x` hex or decimal.
+pub fn parse_u64(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(h) => u64::from_str_radix(h, 16),
+        None => t.parse(),
+    }
+    .map_err(|_| format!("'{s}' is not a number (use 0x-prefixed hex or decimal)"))
+}
+
+fn parse_addr_arg(s: &str) -> Result<u64, String> {
+    parse_u64(s)
+}
+
+fn parse_u32_arg(s: &str) -> Result<u32, String> {
+    let v = parse_u64(s)?;
+    u32::try_from(v).map_err(|_| format!("'{s}' does not fit in 32 bits"))
+}
+
+/// Barrier by name or by the numeric code of the batch format (0 none, 1 dmb,
+/// 2 write-barrier, 3 sow).
+pub fn parse_barrier_arg(s: &str) -> Result<BarrierName, String> {
+    match s.trim() {
+        "0" | "none" => Ok(BarrierName::None),
+        "1" | "dmb" => Ok(BarrierName::Dmb),
+        "2" | "write-barrier" => Ok(BarrierName::WriteBarrier),
+        "3" | "sow" => Ok(BarrierName::Sow),
+        other => Err(format!(
+            "unknown barrier '{other}' (use none, dmb, write-barrier, sow or 0..3)"
+        )),
+    }
+}
