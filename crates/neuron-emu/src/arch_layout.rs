@@ -34,17 +34,12 @@ impl Default for MemoryConfig {
     }
 }
 
-/// BAR0 offsets of every UDMA unit of an arch, by engine id: the core-owned engines by group
-/// (`udma_group_bases[e / per_group] + (e % per_group) * stride`), then the H2T engines
-/// (`address-map.tsv` `BAR0_UDMA`).
+/// BAR0 offsets of every UDMA unit of an arch, in engine-id order (core engines, then the
+/// host-transfer engines; the ids are contiguous, so the index is the engine id), from
+/// khal's `Scalars::udma_engine_offset`.
 pub fn unit_bases(s: &Scalars) -> Vec<usize> {
-    let per_group = u64::from(s.udma_engines_per_group.max(1));
-    let core = (0..u64::from(s.dma_eng_per_nd)).filter_map(|e| {
-        let group = usize::try_from(e / per_group).ok()?;
-        let base = s.udma_group_bases.get(group)?;
-        base.checked_add((e % per_group) * s.udma_engine_stride)
-    });
-    core.chain(s.udma_h2t_bases.iter().copied())
+    s.engine_ids()
+        .filter_map(|e| s.udma_engine_offset(e).ok())
         .filter_map(|b| usize::try_from(b).ok())
         .collect()
 }
