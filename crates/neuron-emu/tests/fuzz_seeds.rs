@@ -263,3 +263,16 @@ fn hostile_inputs_keep_the_invariants() {
         run_rings(&bytes).check().unwrap();
     }
 }
+
+#[test]
+fn every_checked_in_seed_keeps_the_invariants() {
+    // Includes fuzzer findings kept as regressions (`regress-*`).
+    for target in ["script", "rings"] {
+        for entry in std::fs::read_dir(seed_dir(target)).unwrap() {
+            let path = entry.unwrap().path();
+            let bytes = std::fs::read(&path).unwrap();
+            let s = if target == "script" { run_script(&bytes) } else { run_rings(&bytes) };
+            s.check().unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        }
+    }
+}
