@@ -271,8 +271,13 @@ fn every_checked_in_seed_keeps_the_invariants() {
         for entry in std::fs::read_dir(seed_dir(target)).unwrap() {
             let path = entry.unwrap().path();
             let bytes = std::fs::read(&path).unwrap();
-            let s = if target == "script" { run_script(&bytes) } else { run_rings(&bytes) };
-            s.check().unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let s = if target == "script" {
+                run_script(&bytes)
+            } else {
+                run_rings(&bytes)
+            };
+            s.check()
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         }
     }
 }

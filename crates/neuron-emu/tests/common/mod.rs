@@ -52,6 +52,12 @@ impl<A: Arch> Rig<A> {
             EngineParams::for_arch::<A>(),
         )
         .expect("engine init");
+        // khal's engine init leaves its iofic step as a seam for now; apply the same policy
+        // (TX then RX error unmask and abort arming) through iofic. Idempotent once khal
+        // does it itself.
+        let genb = Window::new(self.dev.clone(), base + khal::regs::unit::GEN_BASE);
+        iofic::udma::m2s_bring_up::<A, _>(&genb);
+        iofic::udma::s2m_bring_up::<A, _>(&genb);
         udma.set_state(UdmaState::Normal).unwrap();
         udma
     }
