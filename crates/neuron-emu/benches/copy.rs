@@ -31,8 +31,11 @@ fn model_case(block: usize, n: usize) -> impl FnMut() {
         .with_memory(|m| m.find(RegionKind::Device { channel: 0 }))
         .unwrap();
     let base = dev.unit_base(0).unwrap();
-    let udma =
-        Udma::<A, _>::init(Window::new(dev.clone(), base), EngineParams::for_arch::<A>()).unwrap();
+    let udma = Udma::<A, _>::init(
+        Window::new(dev.clone(), base),
+        EngineParams::for_arch::<A>(),
+    )
+    .unwrap();
     udma.set_state(UdmaState::Normal).unwrap();
     let q = QueueId::new(0).unwrap();
     let ring_bytes = u64::from(RING) * 16;
@@ -40,14 +43,28 @@ fn model_case(block: usize, n: usize) -> impl FnMut() {
     let rx = dev.alloc(host, ring_bytes, 256).unwrap();
     udma.init_queue(
         q,
-        RingConfig { bus_addr: tx, size: RING },
-        RingConfig { bus_addr: rx, size: RING },
+        RingConfig {
+            bus_addr: tx,
+            size: RING,
+        },
+        RingConfig {
+            bus_addr: rx,
+            size: RING,
+        },
     )
     .unwrap();
     let mut pair = RingPair::new(
         q,
-        DescRing::new(Direction::Tx, DeviceDescStore::new(dev.clone(), tx, RING as usize)).unwrap(),
-        DescRing::new(Direction::Rx, DeviceDescStore::new(dev.clone(), rx, RING as usize)).unwrap(),
+        DescRing::new(
+            Direction::Tx,
+            DeviceDescStore::new(dev.clone(), tx, RING as usize),
+        )
+        .unwrap(),
+        DescRing::new(
+            Direction::Rx,
+            DeviceDescStore::new(dev.clone(), rx, RING as usize),
+        )
+        .unwrap(),
     );
     let src = dev.alloc(host, (block * n) as u64, 4096).unwrap();
     let dst = dev.alloc(hbm, (block * n) as u64, 4096).unwrap();

@@ -420,7 +420,7 @@ const RINGS_RX_OFFSET: u16 = 0x200;
 const RINGS_DATA_OFFSET: u64 = 0x1000;
 
 /// Flags byte of [`run_rings`].
-mod rings_flag {
+pub mod rings_flag {
     /// Turn off ring-id checking in both directions (`err_log_mask`).
     pub const NO_RING_ID_CHECK: u8 = 1 << 0;
     /// Ring TX before RX.

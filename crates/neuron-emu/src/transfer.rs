@@ -1,44 +1,7 @@
 //! The data path of one queue pair: fetch a TX packet and its RX buffers from the rings in
 //! memory, check them, move the bytes, advance the heads.
 //!
-//! # What the model does with a packet
-//!
-//! * **Framing.** TX descriptors are read from the M2S head while they are posted. The first
-//!   must carry FIRST (else PREFETCH_FIRST); a FIRST before the packet's LAST is
-//!   PREFETCH_LAST (the previous packet never ended) unless the previous descriptor carried
-//!   CONCAT, which chains the next descriptor into the same packet (how a CME meta-descriptor
-//!   is joined to the data that follows it). LAST without CONCAT ends the packet. A packet whose
-//!   LAST is not posted yet waits for the next doorbell. More descriptors than the prefetch limit
-//!   (`m2s_rd.desc_pref_cfg_2`, 128 when unprogrammed) is PREFETCH_MAX_DESC; more bytes than
-//!   `m2s.cfg_len` MAX_PKT_SIZE is PKT_LEN.
-//! * **Meta descriptors.** A TX descriptor with META (CME meta-descriptor) is consumed and
-//!   counted but moves no data and takes no RX descriptor.
-//! * **Phase.** Every descriptor's ring id (bits 25:24) must equal the phase the queue expects
-//!   at that slot (1 on the first lap after a queue reset, +1 mod 4 per wrap), else
-//!   PREFETCH_RING_ID. META descriptors are not checked: a CME meta descriptor holds its CME
-//!   index in those bits (`udma_desc::cme_descriptor`). A direction whose `err_log_mask` has the ring-id bit set does not check
-//!   the phase (the vendor masks ring-id errors where it turns phase checking off).
-//! * **Pairing.** The M2S stream of queue q feeds S2M queue q of the same unit. A packet with
-//!   `k` data descriptors takes the next `k` RX descriptors (the project's builders emit TX and
-//!   RX descriptors one to one); it waits until they are posted. The packet's bytes stream into
-//!   those RX buffers in order, each filled up to its length. If the buffers hold fewer bytes
-//!   than the packet, that is S2M PKT_LEN ("RX shorter than TX").
-//! * **Length.** A length field of 0 means 65,536 bytes when `m2s.cfg_len` ENCODE_64K is set
-//!   (the bring-up sets it), else 0 bytes; the same rule applies to RX descriptors.
-//! * **Atomic packets.** Descriptors, source ranges and destination ranges are all checked
-//!   before the first byte moves. A faulting packet consumes no descriptor and writes nothing;
-//!   the heads stay on it so software can inspect the ring.
-//! * **Ordering.** Packets run one at a time, in ring order per queue and round-robin across
-//!   queues, and each packet's bytes move in descriptor order before the next packet starts.
-//!   That sequential execution is what DMB (TX bit 30: wait for earlier transfers), the write
-//!   barrier (meta_ctrl bit 26: order this write after earlier writes) and strong-order writes
-//!   (RX bit 29) ask of hardware, so each is satisfied by construction; the model counts them in
-//!   [`QueueStats::ordering_points`](crate::QueueStats).
-//! * **Completion.** A TX descriptor with INT_EN latches primary group C bit q (TX completion
-//!   queues); an RX descriptor with INT_EN latches primary group B bit q (RX completions).
-//! * **Errors.** See [`UnitModel::report_fault`]: the cause latches in secondary group A or B,
-//!   the direction aborts when the abort mask allows, and the faulting queue is blocked until
-//!   its next doorbell, a `change_state` NORMAL or a queue reset.
+//! The behaviour contract is in the crate documentation ("Data path").
 
 use crate::address_space::AddressSpace;
 use crate::engine_state::EngineState;
