@@ -345,3 +345,106 @@ impl AddressSpace {
             .map_err(|_| AllocError::NotAllocated(addr))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn space() -> AddressSpace {
+        let mut m = AddressSpace::new();
+        m.map(RegionSpec::new(
+            "a",
+            RegionKind::Device { channel: 0 },
+            0x1000,
+            0x1000,
+        ))
+        .unwrap();
+        m.map(RegionSpec::new("b", RegionKind::Host, 0x2000, 0x1000))
+            .unwrap();
+        m
+    }
+
+    #[test]
+    fn straddling_and_out_of_range_accesses_are_bus_errors() {
+        let mut m = space();
+        // Adjacent regions: a range across the boundary is still refused whole.
+        assert_eq!(
+            m.write(0x1ffe, &[1, 2, 3, 4]),
+            Err(BusError {
+                addr: 0x1ffe,
+                len: 4
+            })
+        );
+        assert_eq!(
+            m.read_vec(0x1ffe, 2).unwrap(),
+            [0, 0],
+            "nothing was written"
+        );
+        assert!(m.read_u32(0xffe).is_err());
+        assert!(m.read_u64(u64::MAX - 3).is_err(), "end overflows");
+        assert!(m.copy(0x1000, 0x2ff0, 0x20).is_err());
+        assert_eq!(m.read_vec(0x2ff0, 0x10).unwrap(), vec![0; 0x10]);
+        assert!(m.check(0x3000, 1).is_err(), "one past the end is unmapped");
+    }
+
+    #[test]
+    fn copies_within_and_across_regions() {
+        let mut m = space();
+        m.write(0x1000, b"abcdef").unwrap();
+        m.copy(0x1000, 0x1002, 4).unwrap();
+        assert_eq!(
+            m.read_vec(0x1000, 6).unwrap(),
+            b"ababcd",
+            "memmove semantics"
+        );
+        m.copy(0x1000, 0x2800, 6).unwrap();
+        m.copy(0x2800, 0x1800, 6).unwrap();
+        assert_eq!(m.read_vec(0x1800, 6).unwrap(), b"ababcd");
+        m.write_u64(0x2008, 0x0102_0304_0506_0708).unwrap();
+        assert_eq!(m.read_u32(0x2008).unwrap(), 0x0506_0708, "little endian");
+    }
+
+    #[test]
+    fn map_rejects_empty_overflowing_and_overlapping_regions() {
+        let mut m = space();
+        let spec = |base, size| RegionSpec::new("x", RegionKind::Host, base, size);
+        assert!(matches!(
+            m.map(spec(0x9000, 0)),
+            Err(MapError::Empty { .. })
+        ));
+        assert!(matches!(
+            m.map(spec(u64::MAX, 2)),
+            Err(MapError::Overflow { .. })
+        ));
+        assert!(matches!(
+            m.map(spec(0x1800, 0x1000)),
+            Err(MapError::Overlap { .. })
+        ));
+        assert!(
+            m.map(spec(0x3000, 0x10)).is_ok(),
+            "touching is not overlapping"
+        );
+    }
+
+    #[test]
+    fn alloc_aligns_dma_addresses_even_on_a_misaligned_base() {
+        let mut m = AddressSpace::new();
+        let r = m
+            .map(RegionSpec::new("h", RegionKind::Host, 0x1_0010, 0x4000))
+            .unwrap();
+        let a = m.alloc(r, 100, 0x1000).unwrap();
+        assert_eq!(a % 0x1000, 0);
+        let b = m.alloc(r, 100, 0x1000).unwrap();
+        assert_ne!(a, b);
+        assert_eq!(m.region(r).unwrap().allocated_bytes(), 2 * (100 + 0xff0));
+        assert_eq!(m.free(a), Ok(100));
+        assert_eq!(m.free(a), Err(AllocError::NotAllocated(a)));
+        assert_eq!(m.alloc(r, 100, 3), Err(AllocError::BadAlign(3)));
+        assert_eq!(m.alloc(r, 0, 1), Err(AllocError::ZeroSize));
+        assert!(matches!(
+            m.alloc(r, 0x10000, 1),
+            Err(AllocError::OutOfMemory { .. })
+        ));
+        assert_eq!(m.alloc(RegionId(7), 1, 1), Err(AllocError::NoSuchRegion(7)));
+    }
+}
