@@ -26,7 +26,10 @@ fn identity_queries() {
     let ndl = ndl(3);
     let dev = ndl.device(2).unwrap();
     let info = dev.info().unwrap();
-    assert_eq!((info.architecture, info.revision, info.bar_size), (3, 1, [1 << 20, 1 << 30]));
+    assert_eq!(
+        (info.architecture, info.revision, info.bar_size),
+        (3, 1, [1 << 20, 1 << 30])
+    );
     assert_eq!(dev.bdf().unwrap().bus_number, 0x12);
     assert_eq!(dev.host_device_id().unwrap(), 2);
     let misc = ndl.misc();
@@ -35,7 +38,10 @@ fn identity_queries() {
     assert_eq!((basic.architecture, basic.revision), (3, 1));
     // nd_index is relative to the misc node (neuron0 here; neuron1 below).
     assert_eq!(misc.bdf_ext(1).unwrap().bus_number, 0x11);
-    assert_eq!(misc.bdf_ext(3).unwrap_err(), ioctl_err("NEURON_IOCTL_DEVICE_BDF_EXT", Errno::INVAL));
+    assert_eq!(
+        misc.bdf_ext(3).unwrap_err(),
+        ioctl_err("NEURON_IOCTL_DEVICE_BDF_EXT", Errno::INVAL)
+    );
     let ndl1 = Ndl::with_kernel(ModelKernel::new(3)).with_misc_device(1);
     assert_eq!(ndl1.misc().bdf_ext(1).unwrap().bus_number, 0x12);
     let drv = misc.driver_info().unwrap();
@@ -44,12 +50,18 @@ fn identity_queries() {
         misc.driver_info_set(&drv).unwrap_err(),
         ioctl_err("NEURON_IOCTL_DRIVER_INFO_SET", ENOTSUPP)
     );
-    assert_eq!(misc.host_device_id_to_rid_map().unwrap(), [0x100, 0x101, 0x102]);
+    assert_eq!(
+        misc.host_device_id_to_rid_map().unwrap(),
+        [0x100, 0x101, 0x102]
+    );
     let (version, map) = misc.logical_to_physical_nc_map(4).unwrap();
     assert_eq!(version, 1);
     let phys: Vec<u32> = map.iter().map(|e| e.device_nc_idx).collect();
     assert_eq!(phys, [7, 6, 5, 4], "logical order, physical indices");
-    assert!(matches!(misc.logical_to_physical_nc_map(129), Err(Error::OutOfRange { .. })));
+    assert!(matches!(
+        misc.logical_to_physical_nc_map(129),
+        Err(Error::OutOfRange { .. })
+    ));
     let no_map = Ndl::with_kernel(ModelKernel::with_devices(vec![DeviceConfig {
         nc_map: None,
         ..DeviceConfig::numbered(0)
@@ -64,7 +76,17 @@ fn identity_queries() {
 fn memory_alloc_copy_memset_and_info() {
     let ndl = ndl(1);
     let h = ndl.open_device(0).unwrap();
-    let a = h.mem_alloc(4096, 256, MemLocation::Device { channel: 0, region: 0 }, 0).unwrap();
+    let a = h
+        .mem_alloc(
+            4096,
+            256,
+            MemLocation::Device {
+                channel: 0,
+                region: 0,
+            },
+            0,
+        )
+        .unwrap();
     let b = h.mem_alloc_v2(4096, 0, MemLocation::Host, 1).unwrap();
     assert_ne!(a, b);
     h.mem_buf_copy_to(a, 10, b"trainium").unwrap();
@@ -80,18 +102,33 @@ fn memory_alloc_copy_memset_and_info() {
         h.mem_buf_copy_to(a, 4090, b"too long").unwrap_err(),
         ioctl_err("NEURON_IOCTL_MEM_BUF_COPY64", Errno::INVAL)
     );
-    assert!(!ndl.compat().is_legacy(Family::MemBufCopy), "bad arguments do not latch");
+    assert!(
+        !ndl.compat().is_legacy(Family::MemBufCopy),
+        "bad arguments do not latch"
+    );
     let info = h.mem_get_extended_info(b, 0).unwrap();
-    assert_eq!((info.size, info.host_memory, info.pid), (4096, 1, u64::from(std::process::id())));
+    assert_eq!(
+        (info.size, info.host_memory, info.pid),
+        (4096, 1, u64::from(std::process::id()))
+    );
     let mc = h.mc_get_info(info.pa + 17).unwrap();
-    assert_eq!((mc.mmap_offset, mc.size, mc.mem_handle), (info.mmap_offset, 4096, Some(b)));
+    assert_eq!(
+        (mc.mmap_offset, mc.size, mc.mem_handle),
+        (info.mmap_offset, 4096, Some(b))
+    );
     h.mem_free(b).unwrap();
     // A bad handle makes MEM_GET_EXTENDED_INFO return +EINVAL: a failure all the same.
     assert_eq!(
         h.mem_get_extended_info(b, 0).unwrap_err(),
-        Error::Positive { cmd: "NEURON_IOCTL_MEM_GET_EXTENDED_INFO", ret: 22 }
+        Error::Positive {
+            cmd: "NEURON_IOCTL_MEM_GET_EXTENDED_INFO",
+            ret: 22
+        }
     );
-    assert_eq!(h.mem_free(b).unwrap_err(), ioctl_err("NEURON_IOCTL_MEM_FREE", Errno::INVAL));
+    assert_eq!(
+        h.mem_free(b).unwrap_err(),
+        ioctl_err("NEURON_IOCTL_MEM_FREE", Errno::INVAL)
+    );
     assert_eq!(
         h.mem_alloc(0, 0, MemLocation::Host, 0).unwrap_err(),
         ioctl_err("NEURON_IOCTL_MEM_ALLOC_V2MT64", Errno::INVAL)
@@ -108,22 +145,67 @@ fn batched_zero_copy_rewrites_handles_and_moves_every_piece() {
     let h = ndl.open_device(0).unwrap();
     let a = h.mem_alloc(4096, 0, MemLocation::Host, 0).unwrap();
     let b = h.mem_alloc(4096, 0, MemLocation::Host, 0).unwrap();
-    let ops_a = [OpTo { offset: 0, data: b"abc" }, OpTo { offset: 8, data: b"defg" }];
-    let ops_b = [OpTo { offset: 4, data: b"xyz" }];
+    let ops_a = [
+        OpTo {
+            offset: 0,
+            data: b"abc",
+        },
+        OpTo {
+            offset: 8,
+            data: b"defg",
+        },
+    ];
+    let ops_b = [OpTo {
+        offset: 4,
+        data: b"xyz",
+    }];
     let batches = [
-        BatchTo { mem: a, mem_offset: 100, ops: &ops_a, bar4_wr_threshold: 0, flags: 0 },
-        BatchTo { mem: b, mem_offset: 0, ops: &ops_b, bar4_wr_threshold: 0, flags: 0 },
+        BatchTo {
+            mem: a,
+            mem_offset: 100,
+            ops: &ops_a,
+            bar4_wr_threshold: 0,
+            flags: 0,
+        },
+        BatchTo {
+            mem: b,
+            mem_offset: 0,
+            ops: &ops_b,
+            bar4_wr_threshold: 0,
+            flags: 0,
+        },
     ];
     h.mem_buf_copy_batches_to(1, -1, &batches).unwrap();
     let mut got = [0u8; 12];
     h.mem_buf_copy_from(a, 100, &mut got).unwrap();
     assert_eq!(&got, b"abc\0\0\0\0\0defg");
     let (mut x, mut y) = ([0u8; 4], [0u8; 3]);
-    let mut ops = [OpFrom { offset: 8, data: &mut x }, OpFrom { offset: 0, data: &mut y }];
-    let mut back = [BatchFrom { mem: a, mem_offset: 100, ops: &mut ops, bar4_wr_threshold: 0, flags: 0 }];
+    let mut ops = [
+        OpFrom {
+            offset: 8,
+            data: &mut x,
+        },
+        OpFrom {
+            offset: 0,
+            data: &mut y,
+        },
+    ];
+    let mut back = [BatchFrom {
+        mem: a,
+        mem_offset: 100,
+        ops: &mut ops,
+        bar4_wr_threshold: 0,
+        flags: 0,
+    }];
     h.mem_buf_copy_batches_from(2, -1, &mut back).unwrap();
     assert_eq!((&x, &y), (b"defg", b"abc"));
-    let bad = [BatchTo { mem: ndl_std::MemHandle(0xdead), mem_offset: 0, ops: &ops_b, bar4_wr_threshold: 0, flags: 0 }];
+    let bad = [BatchTo {
+        mem: ndl_std::MemHandle(0xdead),
+        mem_offset: 0,
+        ops: &ops_b,
+        bar4_wr_threshold: 0,
+        flags: 0,
+    }];
     assert_eq!(
         h.mem_buf_copy_batches_to(3, -1, &bad).unwrap_err(),
         ioctl_err("NEURON_IOCTL_MEM_BUF_ZEROCOPY64_BATCHES", Errno::INVAL)
@@ -137,10 +219,31 @@ fn dma_engines_queues_and_descriptors() {
     h.dma_eng_init(3).unwrap();
     h.dma_eng_set_state(3, 1).unwrap();
     let ring_bytes = 16 * DESC_SIZE as u64;
-    let tx = h.mem_alloc(ring_bytes, 0, MemLocation::Device { channel: 0, region: 0 }, 0).unwrap();
-    let rx = h.mem_alloc(ring_bytes, 0, MemLocation::Device { channel: 0, region: 0 }, 0).unwrap();
+    let tx = h
+        .mem_alloc(
+            ring_bytes,
+            0,
+            MemLocation::Device {
+                channel: 0,
+                region: 0,
+            },
+            0,
+        )
+        .unwrap();
+    let rx = h
+        .mem_alloc(
+            ring_bytes,
+            0,
+            MemLocation::Device {
+                channel: 0,
+                region: 0,
+            },
+            0,
+        )
+        .unwrap();
     let descs: Vec<[u8; DESC_SIZE]> = (0..4u8).map(|i| [i; DESC_SIZE]).collect();
-    h.dma_copy_descriptors(tx, 2 * DESC_SIZE as u64, QueueType::Tx, &descs).unwrap();
+    h.dma_copy_descriptors(tx, 2 * DESC_SIZE as u64, QueueType::Tx, &descs)
+        .unwrap();
     let init = DmaQueueInit {
         eng_id: 3,
         qid: 1,
@@ -160,7 +263,8 @@ fn dma_engines_queues_and_descriptors() {
     let eng = h.dma_eng_get_state(3).unwrap();
     assert_eq!((eng.num_queues, eng.tx_state, eng.max_queues), (3, 1, 16));
     let mut out = [[0u8; DESC_SIZE]; 5];
-    h.dma_descriptor_copyout(3, 1, QueueType::Tx, 1, &mut out).unwrap();
+    h.dma_descriptor_copyout(3, 1, QueueType::Tx, 1, &mut out)
+        .unwrap();
     assert_eq!(out[0], [0; DESC_SIZE]);
     assert_eq!(&out[1..], &descs[..]);
     h.dma_queue_copy_start(3, 1, 4, 4).unwrap();
@@ -174,7 +278,8 @@ fn dma_engines_queues_and_descriptors() {
         ioctl_err("NEURON_IOCTL_DMA_ACK_COMPLETED", Errno::INVAL)
     );
     assert_eq!(
-        h.dma_descriptor_copyout(3, 1, QueueType::Rx, 15, &mut out).unwrap_err(),
+        h.dma_descriptor_copyout(3, 1, QueueType::Rx, 15, &mut out)
+            .unwrap_err(),
         ioctl_err("NEURON_IOCTL_DMA_DESCRIPTOR_COPYOUT", Errno::INVAL)
     );
     h.dma_queue_release(3, 1).unwrap();
@@ -182,7 +287,10 @@ fn dma_engines_queues_and_descriptors() {
         h.dma_queue_get_state(3, 1).unwrap_err(),
         ioctl_err("NEURON_IOCTL_DMA_QUEUE_GET_STATE", Errno::INVAL)
     );
-    assert!(matches!(h.dma_queue_init_batch(&vec![init; 256]), Err(Error::OutOfRange { .. })));
+    assert!(matches!(
+        h.dma_queue_init_batch(&vec![init; 256]),
+        Err(Error::OutOfRange { .. })
+    ));
 }
 
 #[test]
@@ -202,15 +310,33 @@ fn semaphores_events_resets_scrub_and_engine_programming() {
     assert_eq!(dev.event_get(2, 200).unwrap(), 0xABC);
     let id = dev.nc_reset(0b10).unwrap();
     assert_eq!(id, std::process::id());
-    assert_eq!(dev.semaphore_read(1, 5).unwrap(), 0, "reset clears the core's semaphores");
-    assert_eq!(dev.event_get(2, 200).unwrap(), 0xABC, "other cores keep theirs");
+    assert_eq!(
+        dev.semaphore_read(1, 5).unwrap(),
+        0,
+        "reset clears the core's semaphores"
+    );
+    assert_eq!(
+        dev.event_get(2, 200).unwrap(),
+        0xABC,
+        "other cores keep theirs"
+    );
     assert_eq!(dev.nc_reset_ready(id).unwrap(), 0);
     assert_eq!(
         dev.nc_reset_ready(id).unwrap_err(),
         ioctl_err("NEURON_IOCTL_NC_RESET_READY", Errno::INVAL)
     );
     let h = ndl.open_device(0).unwrap();
-    let mem = h.mem_alloc(4096, 0, MemLocation::Device { channel: 1, region: 0 }, 0).unwrap();
+    let mem = h
+        .mem_alloc(
+            4096,
+            0,
+            MemLocation::Device {
+                channel: 1,
+                region: 0,
+            },
+            0,
+        )
+        .unwrap();
     h.mem_buf_copy_to(mem, 0, &[1; 16]).unwrap();
     dev.hbm_scrub_start(0, 1, 0, 0).unwrap();
     assert_eq!(
@@ -245,7 +371,11 @@ fn notifications_and_mmap_pairing() {
         mem_handle: 0,
     };
     let (cookie, mem) = h.notifications_init(&init).unwrap();
-    assert_eq!(h.notifications_init(&init).unwrap(), (cookie, mem), "same queue again");
+    assert_eq!(
+        h.notifications_init(&init).unwrap(),
+        (cookie, mem),
+        "same queue again"
+    );
     let realloc = NotificationsInitWithReallocV2 {
         nq_dev_id: 0,
         nq_dev_type: 0,
@@ -264,7 +394,8 @@ fn notifications_and_mmap_pairing() {
     assert_ne!(mem2, mem, "forced re-allocation");
     // The queue's memory is what the mapping shows.
     let q = h.map(cookie2, 4096).unwrap();
-    h.mem_buf_copy_to(mem2, 0, &0x600D_F00Du32.to_le_bytes()).unwrap();
+    h.mem_buf_copy_to(mem2, 0, &0x600D_F00Du32.to_le_bytes())
+        .unwrap();
     assert_eq!(q.read32(0), 0x600D_F00D);
     q.write32(4, 0x1111_2222);
     let mut back = [0u8; 4];
@@ -292,7 +423,9 @@ fn notifications_and_mmap_pairing() {
     let fd = ndl.misc().dmabuf_fd(m.as_ptr() as u64, 4096).unwrap();
     assert!(fd >= 1000);
     assert_eq!(
-        ndl.misc().dmabuf_fd(m.as_ptr() as u64, 3 * 4096).unwrap_err(),
+        ndl.misc()
+            .dmabuf_fd(m.as_ptr() as u64, 3 * 4096)
+            .unwrap_err(),
         ioctl_err("NEURON_IOCTL_DMABUF_FD", Errno::INVAL)
     );
     // mmap needs the read-write handle fd: the O_RDONLY cached fd is refused.
@@ -328,10 +461,16 @@ fn core_locks_and_range_marks() {
     );
     misc.crwl_nc_range_unmark(m.bitmap[0]).unwrap();
     misc.crwl_nc_range_unmark_ext(&ext.bitmap).unwrap();
-    assert_eq!(misc.crwl_nc_range_mark(8, 2, 9).unwrap().bitmap[0], 0b11_1111_1100);
+    assert_eq!(
+        misc.crwl_nc_range_mark(8, 2, 9).unwrap().bitmap[0],
+        0b11_1111_1100
+    );
     // Closing the free-access fd releases the marks of the caller.
     ndl.close_all();
-    assert_eq!(misc.crwl_nc_range_mark(8, 2, 9).unwrap().max_nc_available, 8);
+    assert_eq!(
+        misc.crwl_nc_range_mark(8, 2, 9).unwrap().max_nc_available,
+        8
+    );
 }
 
 #[test]
@@ -347,7 +486,10 @@ fn pod_queries_and_printk() {
     assert_eq!(st.modes.map(|m| m.mode), Some(1));
     misc.printk("hello from ndl", 0).unwrap();
     assert_eq!(ndl.kernel().printk_log(), ["hello from ndl"]);
-    assert!(matches!(misc.printk(&"x".repeat(512), 0), Err(Error::OutOfRange { .. })));
+    assert!(matches!(
+        misc.printk(&"x".repeat(512), 0),
+        Err(Error::OutOfRange { .. })
+    ));
     misc.printk(&"y".repeat(511), 0).unwrap();
 }
 
@@ -372,7 +514,8 @@ fn legacy_fallback_latches_once_per_family() {
     let mut out = [0u8; 10];
     h.mem_buf_copy_from(a, 100, &mut out).unwrap();
     assert_eq!(&out, b"old kernel");
-    h.dma_copy_descriptors(a, 0, QueueType::Rx, &[[1; DESC_SIZE]]).unwrap();
+    h.dma_copy_descriptors(a, 0, QueueType::Rx, &[[1; DESC_SIZE]])
+        .unwrap();
     let pa = h.mem_get_extended_info(a, 0).unwrap().pa;
     h.program_engine_nc(0, pa, 0, b"x").unwrap();
     let mc = h.mc_get_info(pa).unwrap();
@@ -390,11 +533,18 @@ fn legacy_fallback_latches_once_per_family() {
     ] {
         assert!(ndl.compat().is_legacy(f), "{f:?} latched");
     }
-    assert!(!ndl.compat().is_legacy(Family::MemCopyAsync), "only what was tried");
+    assert!(
+        !ndl.compat().is_legacy(Family::MemCopyAsync),
+        "only what was tried"
+    );
     // Once latched, values the legacy form cannot carry are refused before the kernel.
     assert_eq!(
         h.mem_copy(a, 1 << 32, a, 0, 1).unwrap_err(),
-        Error::OutOfRange { cmd: "NEURON_IOCTL_MEM_COPY", what: "src_offset", value: 1 << 32 }
+        Error::OutOfRange {
+            cmd: "NEURON_IOCTL_MEM_COPY",
+            what: "src_offset",
+            value: 1 << 32
+        }
     );
     // A modern driver never latches on argument errors.
     let modern = ndl_std::Ndl::with_kernel(ModelKernel::new(1));
@@ -417,11 +567,23 @@ fn lanes_attach_and_size_demux_follow_the_driver() {
     // fds come from `open` and are closed once.
     unsafe {
         // A device command on the free-access lane: only misc is reachable.
-        assert_eq!(k.ioctl::<{ ioctl_codes::HOST_DEVICE_ID.code() }>(wo, p), Err(Errno::INVAL));
-        assert_eq!(k.ioctl::<{ ioctl_codes::HOST_DEVICE_ID.code() }>(ro, p), Ok(0));
+        assert_eq!(
+            k.ioctl::<{ ioctl_codes::HOST_DEVICE_ID.code() }>(wo, p),
+            Err(Errno::INVAL)
+        );
+        assert_eq!(
+            k.ioctl::<{ ioctl_codes::HOST_DEVICE_ID.code() }>(ro, p),
+            Ok(0)
+        );
         // Misc commands work on both lanes (the device chain falls through).
-        assert_eq!(k.ioctl::<{ ioctl_codes::COMPATIBLE_VERSION.code() }>(ro, p), Ok(0));
-        assert_eq!(k.ioctl::<{ ioctl_codes::COMPATIBLE_VERSION.code() }>(wo, p), Ok(0));
+        assert_eq!(
+            k.ioctl::<{ ioctl_codes::COMPATIBLE_VERSION.code() }>(ro, p),
+            Ok(0)
+        );
+        assert_eq!(
+            k.ioctl::<{ ioctl_codes::COMPATIBLE_VERSION.code() }>(wo, p),
+            Ok(0)
+        );
         // An unknown size inside an nr family: the family handler says EINVAL.
         const ODD: u32 = ioctl_codes::ioc(Dir::Read, b'N', 23, 16);
         assert_eq!(k.ioctl::<ODD>(ro, p), Err(Errno::INVAL));
@@ -439,9 +601,18 @@ fn lanes_attach_and_size_demux_follow_the_driver() {
         const UNKNOWN: u32 = ioctl_codes::ioc(Dir::Read, b'N', 200, 8);
         assert_eq!(k.ioctl::<UNKNOWN>(ro, p), Err(Errno::INVAL));
         // Stubs answer as the driver does.
-        assert_eq!(k.ioctl::<{ ioctl_codes::NOTIFICATIONS_QUEUE_INFO.code() }>(ro, p), Err(Errno::PERM));
-        assert_eq!(k.ioctl::<{ ioctl_codes::DMA_QUIESCE_QUEUES.code() }>(ro, p), Err(Errno::NOTTY));
-        assert_eq!(k.ioctl::<{ ioctl_codes::DEVICE_RESET_STATUS.code() }>(ro, p), Ok(0));
+        assert_eq!(
+            k.ioctl::<{ ioctl_codes::NOTIFICATIONS_QUEUE_INFO.code() }>(ro, p),
+            Err(Errno::PERM)
+        );
+        assert_eq!(
+            k.ioctl::<{ ioctl_codes::DMA_QUIESCE_QUEUES.code() }>(ro, p),
+            Err(Errno::NOTTY)
+        );
+        assert_eq!(
+            k.ioctl::<{ ioctl_codes::DEVICE_RESET_STATUS.code() }>(ro, p),
+            Ok(0)
+        );
         assert_eq!(buf[0] & 0xFF, 1, "RESET_STATUS writes the byte 1");
         // The attach check: a process that did not open the device (a forked child using
         // its parent's fd) gets EACCES on the attach-checked commands only.
@@ -457,15 +628,36 @@ fn lanes_attach_and_size_demux_follow_the_driver() {
         });
         assert_eq!(child.0, Err(Errno::ACCESS));
         assert_eq!(child.1, Err(Errno::ACCESS));
-        assert_eq!(child.2, Err(Errno::ACCESS), "DRIVER_INFO_SET is attach-checked on privileged fds");
-        assert_eq!(child.3, Err(ENOTSUPP), "... but not on the free-access lane");
+        assert_eq!(
+            child.2,
+            Err(Errno::ACCESS),
+            "DRIVER_INFO_SET is attach-checked on privileged fds"
+        );
+        assert_eq!(
+            child.3,
+            Err(ENOTSUPP),
+            "... but not on the free-access lane"
+        );
         assert_eq!(child.4, Ok(0), "not attach-checked");
-        assert_eq!(child.5, Err(Errno::INVAL), "64-bit sibling unchecked; fails on handle 0");
+        assert_eq!(
+            child.5,
+            Err(Errno::INVAL),
+            "64-bit sibling unchecked; fails on handle 0"
+        );
         k.close(ro);
         k.close(wo);
-        assert_eq!(k.ioctl::<{ ioctl_codes::HOST_DEVICE_ID.code() }>(ro, p), Err(Errno::BADF));
+        assert_eq!(
+            k.ioctl::<{ ioctl_codes::HOST_DEVICE_ID.code() }>(ro, p),
+            Err(Errno::BADF)
+        );
     }
     assert_eq!((k.opens(), k.closes(), k.open_fds()), (2, 2, 0));
-    assert_eq!(k.open(Path::new("/dev/neuron1"), AccessMode::ReadOnly), Err(Errno::NOENT));
-    assert_eq!(k.open(Path::new("/tmp/neuron0"), AccessMode::ReadOnly), Err(Errno::NOENT));
+    assert_eq!(
+        k.open(Path::new("/dev/neuron1"), AccessMode::ReadOnly),
+        Err(Errno::NOENT)
+    );
+    assert_eq!(
+        k.open(Path::new("/tmp/neuron0"), AccessMode::ReadOnly),
+        Err(Errno::NOENT)
+    );
 }

@@ -22,7 +22,11 @@ fn nodes(count: u32) -> tempfile::TempDir {
 /// The access mode (`flags & O_ACCMODE`) of one of our fds, from /proc.
 fn access_mode(fd: RawFd) -> u32 {
     let info = fs::read_to_string(format!("/proc/self/fdinfo/{fd}")).unwrap();
-    let flags = info.lines().find_map(|l| l.strip_prefix("flags:")).unwrap().trim();
+    let flags = info
+        .lines()
+        .find_map(|l| l.strip_prefix("flags:"))
+        .unwrap()
+        .trim();
     u32::from_str_radix(flags, 8).unwrap() & 3
 }
 
@@ -83,23 +87,56 @@ fn errors_are_typed_and_name_the_command() {
     let ndl = Ndl::new().with_root(dir.path());
     // A regular file has no ioctls: ENOTTY, attributed to the command.
     let err = ndl.device(0).unwrap().info().unwrap_err();
-    assert_eq!(err, Error::Ioctl { cmd: "NEURON_IOCTL_DEVICE_INFO", errno: Errno::NOTTY });
-    assert_eq!(err.to_string(), "NEURON_IOCTL_DEVICE_INFO failed: Inappropriate ioctl for device (os error 25)");
+    assert_eq!(
+        err,
+        Error::Ioctl {
+            cmd: "NEURON_IOCTL_DEVICE_INFO",
+            errno: Errno::NOTTY
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "NEURON_IOCTL_DEVICE_INFO failed: Inappropriate ioctl for device (os error 25)"
+    );
     let err = ndl.misc().compatible_version().unwrap_err();
-    assert_eq!(err, Error::Ioctl { cmd: "NEURON_IOCTL_COMPATIBLE_VERSION", errno: Errno::NOTTY });
+    assert_eq!(
+        err,
+        Error::Ioctl {
+            cmd: "NEURON_IOCTL_COMPATIBLE_VERSION",
+            errno: Errno::NOTTY
+        }
+    );
     // The compat fallback does not latch on ENOTTY.
     let h = ndl.open_device(0).unwrap();
     let err = h.memset(ndl_std::MemHandle(1), 0, 0, 8).unwrap_err();
-    assert_eq!(err, Error::Ioctl { cmd: "NEURON_IOCTL_MEMSET64", errno: Errno::NOTTY });
+    assert_eq!(
+        err,
+        Error::Ioctl {
+            cmd: "NEURON_IOCTL_MEMSET64",
+            errno: Errno::NOTTY
+        }
+    );
     assert!(!ndl.compat().is_legacy(ndl_std::Family::Memset));
     // A missing node.
     let err = ndl.device(5).unwrap().host_device_id().unwrap_err();
-    assert_eq!(err, Error::Open { path: dir.path().join("neuron5"), errno: Errno::NOENT });
+    assert_eq!(
+        err,
+        Error::Open {
+            path: dir.path().join("neuron5"),
+            errno: Errno::NOENT
+        }
+    );
     assert_eq!(err.errno(), Some(Errno::NOENT));
     // Index > 63 never reaches the kernel.
-    assert_eq!(ndl.device(64).unwrap_err(), Error::DeviceIndex { index: 64 });
+    assert_eq!(
+        ndl.device(64).unwrap_err(),
+        Error::DeviceIndex { index: 64 }
+    );
     assert_eq!(ndl.device(64).unwrap_err().errno(), Some(Errno::INVAL));
-    assert!(matches!(ndl.open_device(99), Err(Error::DeviceIndex { index: 99 })));
+    assert!(matches!(
+        ndl.open_device(99),
+        Err(Error::DeviceIndex { index: 99 })
+    ));
     assert!(ndl.device(63).is_ok());
 }
 
@@ -126,11 +163,25 @@ fn mapping_is_volatile_access_to_a_shared_mapping_and_unmaps_on_drop() {
     let base = map.as_ptr() as usize;
     drop(map);
     let maps = fs::read_to_string("/proc/self/maps").unwrap();
-    assert!(!maps.lines().any(|l| l.starts_with(&format!("{base:x}-"))), "unmapped on drop");
+    assert!(
+        !maps.lines().any(|l| l.starts_with(&format!("{base:x}-"))),
+        "unmapped on drop"
+    );
     let file = fs::read(&path).unwrap();
-    assert_eq!(&file[4104..4108], &0x1234_5678u32.to_le_bytes(), "MAP_SHARED wrote through");
+    assert_eq!(
+        &file[4104..4108],
+        &0x1234_5678u32.to_le_bytes(),
+        "MAP_SHARED wrote through"
+    );
     assert_eq!(&file[4196..4202], b"neuron");
     // A cookie the kernel rejects (not page aligned) is a typed mmap error.
     let err = h.map(100, 4096).unwrap_err();
-    assert_eq!(err, Error::Mmap { offset: 100, len: 4096, errno: Errno::INVAL });
+    assert_eq!(
+        err,
+        Error::Mmap {
+            offset: 100,
+            len: 4096,
+            errno: Errno::INVAL
+        }
+    );
 }
