@@ -1,13 +1,16 @@
 //! The kernel boundary: the five system calls the shim needs, as a trait.
 //!
-//! [`crate::RealKernel`] forwards them to Linux through `rustix`; a model of the Neuron driver
-//! ([`crate::model::ModelKernel`] now, the device-model-backed emulated kernel later) answers
-//! them in-process, so everything above this trait is tested without hardware.
+//! [`crate::RealKernel`] forwards them to Linux through `rustix`;
+//! [`crate::emulated::EmulatedKernel`], a model of the Neuron driver's dispatcher over the
+//! `neuron-emu` device model, answers them in-process, so everything above this trait is
+//! tested without hardware.
 
 use core::ffi::{c_int, c_void};
-use core::ptr::NonNull;
+use core::fmt;
 use std::path::Path;
 use std::sync::Arc;
+
+use mmio::Mmio;
 
 pub use rustix::io::Errno;
 
@@ -50,7 +53,15 @@ impl AccessMode {
 /// Implementations must be usable from many threads at once (`Sync`), like the kernel.
 /// Methods report failure as a typed [`Errno`]; an ioctl's non-negative return value is passed
 /// through unchanged, because several Neuron handlers report failure with a positive value.
+///
+/// `mmap` hands out a [`MappedRegion`]: over Linux a volatile window on the mapped pages,
+/// over the emulated kernel a window *into the device model* (registers or memory), so that a
+/// doorbell written through it reaches the engine as it happens. Either way the region is
+/// unmapped when dropped; [`Kernel::munmap`] does the same and reports the kernel's answer.
 pub trait Kernel: Send + Sync {
+    /// What `mmap` returns.
+    type Region: MappedRegion;
+
     /// Opens `path` with `mode` (close-on-exec). Returns the new fd.
     fn open(&self, path: &Path, mode: AccessMode) -> Result<RawFd, Errno>;
 
@@ -78,21 +89,42 @@ pub trait Kernel: Send + Sync {
     /// read-write and shared.
     ///
     /// # Safety
-    /// `fd` must be open. The mapping aliases device memory: the caller must access it only
-    /// through raw volatile pointers, never through references.
-    unsafe fn mmap(&self, fd: RawFd, len: usize, offset: u64) -> Result<NonNull<u8>, Errno>;
+    /// `fd` must be open for the duration of the call.
+    unsafe fn mmap(&self, fd: RawFd, len: usize, offset: u64) -> Result<Self::Region, Errno>;
 
-    /// Unmaps a mapping made by [`Kernel::mmap`].
-    ///
-    /// # Safety
-    /// `addr`/`len` must be exactly one earlier mapping of this kernel, and nothing may access
-    /// it afterwards.
-    unsafe fn munmap(&self, addr: NonNull<u8>, len: usize) -> Result<(), Errno>;
+    /// Unmaps a region made by [`Kernel::mmap`] of this kernel, reporting failure (dropping
+    /// the region unmaps it too, silently).
+    fn munmap(&self, region: Self::Region) -> Result<(), Errno>;
+}
+
+/// A region handed out by [`Kernel::mmap`]: 32-bit register access through [`Mmio`] and
+/// byte copies, never a Rust reference into it. Dropping it unmaps it.
+pub trait MappedRegion: Mmio + Send + Sync + fmt::Debug {
+    /// Mapped length in bytes.
+    fn len(&self) -> usize;
+
+    /// True for an empty region.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The user-space address of the mapping (what DMABUF_FD takes). Over the emulated
+    /// kernel it is a synthetic address in the model's mmap space: never dereference it.
+    fn addr(&self) -> u64;
+
+    /// Copies `dst.len()` bytes from `offset`. EFAULT when the range is outside the region,
+    /// EINVAL when the region cannot be accessed bytewise there (registers take aligned
+    /// 32-bit words only).
+    fn read_bytes(&self, offset: usize, dst: &mut [u8]) -> Result<(), Errno>;
+
+    /// Copies `src` to `offset`; errors as for [`MappedRegion::read_bytes`].
+    fn write_bytes(&self, offset: usize, src: &[u8]) -> Result<(), Errno>;
 }
 
 macro_rules! forward_kernel {
     ($($ty:ty),*) => {$(
         impl<K: Kernel + ?Sized> Kernel for $ty {
+            type Region = K::Region;
             fn open(&self, path: &Path, mode: AccessMode) -> Result<RawFd, Errno> {
                 (**self).open(path, mode)
             }
@@ -108,13 +140,12 @@ macro_rules! forward_kernel {
                 // SAFETY: forwarded with the caller's guarantees.
                 unsafe { (**self).ioctl::<REQ>(fd, arg) }
             }
-            unsafe fn mmap(&self, fd: RawFd, len: usize, offset: u64) -> Result<NonNull<u8>, Errno> {
+            unsafe fn mmap(&self, fd: RawFd, len: usize, offset: u64) -> Result<K::Region, Errno> {
                 // SAFETY: forwarded with the caller's guarantees.
                 unsafe { (**self).mmap(fd, len, offset) }
             }
-            unsafe fn munmap(&self, addr: NonNull<u8>, len: usize) -> Result<(), Errno> {
-                // SAFETY: forwarded with the caller's guarantees.
-                unsafe { (**self).munmap(addr, len) }
+            fn munmap(&self, region: K::Region) -> Result<(), Errno> {
+                (**self).munmap(region)
             }
         }
     )*};

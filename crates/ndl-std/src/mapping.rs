@@ -1,30 +1,27 @@
 //! A mapped driver object (BAR resource, device memory, notification queue).
 
-use core::ptr::NonNull;
-
-use mmio::{Mmio, VolatileMmio};
+use mmio::Mmio;
+use udma_desc::{DESC_BYTES, DescStore, Descriptor};
 
 use crate::error::{Error, Result};
-use crate::kernel::{Kernel, RawFd};
+use crate::kernel::{Kernel, MappedRegion, RawFd};
 
 /// The mmap half of the driver's "info ioctl gives a cookie, mmap the cookie" pairing.
 ///
-/// The region is device memory: it is reached only through raw volatile accesses
-/// ([`Mmio`], [`Mapping::read_bytes`], [`Mapping::write_bytes`]), never through a Rust
-/// reference. It is unmapped when dropped.
+/// The region is device memory: it is reached only through [`Mmio`] 32-bit accesses and
+/// the byte copies [`Mapping::read_bytes`] / [`Mapping::write_bytes`], never through a Rust
+/// reference. Over Linux these are volatile accesses to the mapped pages; over the emulated
+/// kernel they go into the device model, so a doorbell written here reaches the engine as it
+/// happens. It is unmapped when dropped (or by [`Mapping::unmap`], which reports failure).
+///
+/// A mapping of ring memory is a [`DescStore`]: `udma-desc` rings can live in it, each
+/// descriptor written as four little-endian 32-bit words.
 #[derive(Debug)]
 pub struct Mapping<'a, K: Kernel> {
     kernel: &'a K,
-    base: NonNull<u8>,
     cookie: u64,
-    regs: VolatileMmio,
+    region: K::Region,
 }
-
-// SAFETY: the mapping is a handle to shared device memory accessed only through volatile
-// raw-pointer operations (no references), and the kernel it unmaps through is `Sync`.
-unsafe impl<K: Kernel> Send for Mapping<'_, K> {}
-// SAFETY: as for `Send`; every method takes `&self` and does volatile accesses only.
-unsafe impl<K: Kernel> Sync for Mapping<'_, K> {}
 
 impl<'a, K: Kernel> Mapping<'a, K> {
     /// Maps `len` bytes of the object behind `cookie` on `fd`.
@@ -35,28 +32,23 @@ impl<'a, K: Kernel> Mapping<'a, K> {
             errno,
         };
         let size = usize::try_from(len).map_err(|_| err(rustix::io::Errno::NOMEM))?;
-        // SAFETY: the caller holds `fd` open across this call; the new mapping is reached only
-        // through `VolatileMmio` and the volatile byte copies below.
-        let base = unsafe { kernel.mmap(fd, size, cookie) }.map_err(err)?;
-        // SAFETY: mmap returns a page-aligned region valid for `size` bytes until `munmap`,
-        // which only `Drop` calls; no reference to it is ever formed.
-        let regs = unsafe { VolatileMmio::new(base, size) };
+        // SAFETY: the caller holds `fd` open across this call.
+        let region = unsafe { kernel.mmap(fd, size, cookie) }.map_err(err)?;
         Ok(Self {
             kernel,
-            base,
             cookie,
-            regs,
+            region,
         })
     }
 
     /// Mapped length in bytes.
     pub fn len(&self) -> usize {
-        self.regs.len()
+        self.region.len()
     }
 
     /// True for an empty mapping.
     pub fn is_empty(&self) -> bool {
-        self.regs.is_empty()
+        self.region.is_empty()
     }
 
     /// The cookie (mmap offset) the driver handed out for this object.
@@ -64,63 +56,104 @@ impl<'a, K: Kernel> Mapping<'a, K> {
         self.cookie
     }
 
-    /// Base address (for handing to DMA descriptors or `UserPtr`; do not dereference).
-    pub fn as_ptr(&self) -> *mut u8 {
-        self.base.as_ptr()
+    /// The mapping's user-space address (for DMABUF_FD; never dereference it).
+    pub fn addr(&self) -> u64 {
+        self.region.addr()
     }
 
-    /// The region as a register window.
-    pub fn regs(&self) -> &VolatileMmio {
-        &self.regs
+    /// The backend's region.
+    pub fn region(&self) -> &K::Region {
+        &self.region
     }
 
-    fn range(&self, offset: usize, len: usize) -> Result<*mut u8> {
+    fn check(&self, offset: usize, len: usize) -> Result<()> {
         match offset.checked_add(len) {
-            Some(end) if end <= self.len() => Ok(self.base.as_ptr().wrapping_add(offset)),
+            Some(end) if end <= self.len() => Ok(()),
             _ => Err(Error::OutOfRange {
                 cmd: "mmap",
                 what: "offset + len",
-                value: offset as u64 + len as u64,
+                value: (offset as u64).saturating_add(len as u64),
             }),
         }
     }
 
-    /// Copies bytes out of the mapping with volatile byte reads.
-    pub fn read_bytes(&self, offset: usize, dst: &mut [u8]) -> Result<()> {
-        let p = self.range(offset, dst.len())?;
-        for (i, b) in dst.iter_mut().enumerate() {
-            // SAFETY: `range` checked `offset + i < len`; the region is live until drop.
-            *b = unsafe { p.add(i).read_volatile() };
+    fn region_err(&self, errno: rustix::io::Errno) -> Error {
+        Error::Mmap {
+            offset: self.cookie,
+            len: self.len() as u64,
+            errno,
         }
-        Ok(())
     }
 
-    /// Copies bytes into the mapping with volatile byte writes.
+    /// Copies bytes out of the mapping.
+    pub fn read_bytes(&self, offset: usize, dst: &mut [u8]) -> Result<()> {
+        self.check(offset, dst.len())?;
+        self.region
+            .read_bytes(offset, dst)
+            .map_err(|e| self.region_err(e))
+    }
+
+    /// Copies bytes into the mapping.
     pub fn write_bytes(&self, offset: usize, src: &[u8]) -> Result<()> {
-        let p = self.range(offset, src.len())?;
-        for (i, b) in src.iter().enumerate() {
-            // SAFETY: as in `read_bytes`.
-            unsafe { p.add(i).write_volatile(*b) };
-        }
-        Ok(())
+        self.check(offset, src.len())?;
+        self.region
+            .write_bytes(offset, src)
+            .map_err(|e| self.region_err(e))
+    }
+
+    /// Unmaps now, reporting the kernel's answer.
+    pub fn unmap(self) -> Result<()> {
+        let (offset, len) = (self.cookie, self.len() as u64);
+        self.kernel.munmap(self.region).map_err(|errno| Error::Mmap {
+            offset,
+            len,
+            errno,
+        })
+    }
+
+    /// Byte offset of descriptor slot `index`, if the slot lies inside the mapping.
+    fn slot(&self, index: u32) -> Result<usize, udma_desc::Error> {
+        let capacity = self.capacity();
+        usize::try_from(index)
+            .ok()
+            .filter(|i| *i < capacity)
+            .map(|i| i * DESC_BYTES)
+            .ok_or(udma_desc::Error::SlotOutOfRange { index, capacity })
     }
 }
 
 impl<K: Kernel> Mmio for Mapping<'_, K> {
     #[inline]
     fn read32(&self, offset: usize) -> u32 {
-        self.regs.read32(offset)
+        self.region.read32(offset)
     }
     #[inline]
     fn write32(&self, offset: usize, value: u32) {
-        self.regs.write32(offset, value)
+        self.region.write32(offset, value)
     }
 }
 
-impl<K: Kernel> Drop for Mapping<'_, K> {
-    fn drop(&mut self) {
-        // SAFETY: this is exactly the mapping `map` made, and `self` is its only handle.
-        // An munmap failure leaves nothing to recover; the region is simply leaked.
-        let _ = unsafe { self.kernel.munmap(self.base, self.len()) };
+/// Descriptor rings in mapped ring memory: slot `i` is at byte `16 * i`, written as four
+/// little-endian 32-bit words (word 0 first), the accesses device memory takes.
+impl<K: Kernel> DescStore for Mapping<'_, K> {
+    fn capacity(&self) -> usize {
+        self.len() / DESC_BYTES
+    }
+
+    fn store(&mut self, index: u32, desc: Descriptor) -> Result<(), udma_desc::Error> {
+        let at = self.slot(index)?;
+        for (i, word) in desc.words().into_iter().enumerate() {
+            self.region.write32(at + 4 * i, word);
+        }
+        Ok(())
+    }
+
+    fn load(&self, index: u32) -> Result<Descriptor, udma_desc::Error> {
+        let at = self.slot(index)?;
+        let mut words = [0u32; 4];
+        for (i, w) in words.iter_mut().enumerate() {
+            *w = self.region.read32(at + 4 * i);
+        }
+        Ok(Descriptor::from_words(words))
     }
 }

@@ -1,6 +1,7 @@
 //! The real backend: Linux system calls through `rustix`.
 
 use core::ffi::{c_int, c_void};
+use core::mem::ManuallyDrop;
 use core::ptr::{self, NonNull};
 use std::os::fd::{BorrowedFd, FromRawFd, IntoRawFd, OwnedFd};
 use std::path::Path;
@@ -9,7 +10,9 @@ use rustix::fs::{Mode, OFlags};
 use rustix::ioctl::{Ioctl, IoctlOutput, Opcode};
 use rustix::mm::{MapFlags, ProtFlags};
 
-use crate::kernel::{AccessMode, Errno, Kernel, RawFd};
+use mmio::{Mmio, VolatileMmio};
+
+use crate::kernel::{AccessMode, Errno, Kernel, MappedRegion, RawFd};
 
 /// Linux itself: `open`/`close`/`ioctl`/`mmap`/`munmap` on real device nodes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -45,6 +48,8 @@ unsafe impl<const REQ: u32> Ioctl for Call<REQ> {
 }
 
 impl Kernel for RealKernel {
+    type Region = RealRegion;
+
     fn open(&self, path: &Path, mode: AccessMode) -> Result<RawFd, Errno> {
         let access = match mode {
             AccessMode::ReadOnly => OFlags::RDONLY,
@@ -68,19 +73,100 @@ impl Kernel for RealKernel {
         unsafe { rustix::ioctl::ioctl(fd, Call::<REQ> { arg }) }
     }
 
-    unsafe fn mmap(&self, fd: RawFd, len: usize, offset: u64) -> Result<NonNull<u8>, Errno> {
+    unsafe fn mmap(&self, fd: RawFd, len: usize, offset: u64) -> Result<RealRegion, Errno> {
         // SAFETY: the caller guarantees `fd` is open.
         let fd = unsafe { BorrowedFd::borrow_raw(fd) };
         let prot = ProtFlags::READ | ProtFlags::WRITE;
         // SAFETY: a fresh shared mapping at a kernel-chosen address overlaps no Rust object;
-        // the caller accesses it only through volatile pointers.
+        // it is reached only through the region's volatile accesses.
         let p =
             unsafe { rustix::mm::mmap(ptr::null_mut(), len, prot, MapFlags::SHARED, fd, offset) }?;
-        NonNull::new(p.cast::<u8>()).ok_or(Errno::FAULT)
+        let base = NonNull::new(p.cast::<u8>()).ok_or(Errno::FAULT)?;
+        // SAFETY: mmap returned a page-aligned region valid for `len` bytes until `munmap`,
+        // which only the region's drop (or `Kernel::munmap`) calls; no reference to it is
+        // ever formed.
+        let regs = unsafe { VolatileMmio::new(base, len) };
+        Ok(RealRegion { base, regs })
     }
 
-    unsafe fn munmap(&self, addr: NonNull<u8>, len: usize) -> Result<(), Errno> {
-        // SAFETY: the caller guarantees this is exactly one live mapping nobody uses any more.
-        unsafe { rustix::mm::munmap(addr.as_ptr().cast(), len) }
+    fn munmap(&self, region: RealRegion) -> Result<(), Errno> {
+        region.unmap()
+    }
+}
+
+/// A shared mapping made by [`RealKernel`]: volatile accesses only, unmapped on drop.
+#[derive(Debug)]
+pub struct RealRegion {
+    base: NonNull<u8>,
+    regs: VolatileMmio,
+}
+
+// SAFETY: the region is a handle to shared (device) memory reached only through volatile
+// raw-pointer accesses, never references; `munmap` may run on any thread.
+unsafe impl Send for RealRegion {}
+// SAFETY: as for `Send`; every method takes `&self` and does volatile accesses only.
+unsafe impl Sync for RealRegion {}
+
+impl RealRegion {
+    /// The byte range `[offset, offset + len)`, checked against the mapping.
+    fn range(&self, offset: usize, len: usize) -> Result<*mut u8, Errno> {
+        match offset.checked_add(len) {
+            Some(end) if end <= self.regs.len() => Ok(self.base.as_ptr().wrapping_add(offset)),
+            _ => Err(Errno::FAULT),
+        }
+    }
+
+    fn unmap(self) -> Result<(), Errno> {
+        let this = ManuallyDrop::new(self);
+        // SAFETY: this is exactly the mapping `mmap` made; `self` was its only handle and is
+        // consumed without running its drop, so the pages are unmapped exactly once.
+        unsafe { rustix::mm::munmap(this.base.as_ptr().cast(), this.regs.len()) }
+    }
+}
+
+impl Mmio for RealRegion {
+    #[inline]
+    fn read32(&self, offset: usize) -> u32 {
+        self.regs.read32(offset)
+    }
+    #[inline]
+    fn write32(&self, offset: usize, value: u32) {
+        self.regs.write32(offset, value)
+    }
+}
+
+impl MappedRegion for RealRegion {
+    fn len(&self) -> usize {
+        self.regs.len()
+    }
+
+    fn addr(&self) -> u64 {
+        self.base.as_ptr() as u64
+    }
+
+    fn read_bytes(&self, offset: usize, dst: &mut [u8]) -> Result<(), Errno> {
+        let p = self.range(offset, dst.len())?;
+        for (i, b) in dst.iter_mut().enumerate() {
+            // SAFETY: `range` checked `offset + i < len`; the mapping lives until drop.
+            *b = unsafe { p.add(i).read_volatile() };
+        }
+        Ok(())
+    }
+
+    fn write_bytes(&self, offset: usize, src: &[u8]) -> Result<(), Errno> {
+        let p = self.range(offset, src.len())?;
+        for (i, b) in src.iter().enumerate() {
+            // SAFETY: as in `read_bytes`.
+            unsafe { p.add(i).write_volatile(*b) };
+        }
+        Ok(())
+    }
+}
+
+impl Drop for RealRegion {
+    fn drop(&mut self) {
+        // SAFETY: this is exactly the mapping `mmap` made, and `self` is its only handle.
+        // An munmap failure leaves nothing to recover; the range is simply leaked.
+        let _ = unsafe { rustix::mm::munmap(self.base.as_ptr().cast(), self.regs.len()) };
     }
 }

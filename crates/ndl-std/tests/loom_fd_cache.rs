@@ -4,14 +4,13 @@
 #![cfg(loom)]
 
 use core::ffi::{c_int, c_void};
-use core::ptr::NonNull;
 use std::path::Path;
 
 use loom::sync::atomic::{AtomicUsize, Ordering};
 use loom::sync::{Arc, Mutex};
 use loom::thread;
 
-use ndl_std::{AccessMode, Errno, FdSlot, Kernel, RawFd};
+use ndl_std::{AccessMode, Errno, FdSlot, Kernel, RawFd, RealRegion};
 
 /// A kernel whose fd table loom can see: numbers are reused lowest-first like Linux, and an
 /// ioctl on a closed fd is a test failure.
@@ -29,6 +28,8 @@ impl LoomKernel {
 }
 
 impl Kernel for LoomKernel {
+    type Region = RealRegion;
+
     fn open(&self, _: &Path, _: AccessMode) -> Result<RawFd, Errno> {
         let mut t = self.open.lock().unwrap();
         let fd = match t.iter().position(|o| !*o) {
@@ -55,10 +56,10 @@ impl Kernel for LoomKernel {
         );
         Ok(0)
     }
-    unsafe fn mmap(&self, _: RawFd, _: usize, _: u64) -> Result<NonNull<u8>, Errno> {
+    unsafe fn mmap(&self, _: RawFd, _: usize, _: u64) -> Result<RealRegion, Errno> {
         Err(Errno::NODEV)
     }
-    unsafe fn munmap(&self, _: NonNull<u8>, _: usize) -> Result<(), Errno> {
+    fn munmap(&self, _: RealRegion) -> Result<(), Errno> {
         Err(Errno::INVAL)
     }
 }

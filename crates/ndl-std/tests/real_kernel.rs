@@ -160,7 +160,7 @@ fn mapping_is_volatile_access_to_a_shared_mapping_and_unmaps_on_drop() {
     assert_eq!(&back, b"neuron");
     assert!(map.read_bytes(4095, &mut back).is_err(), "bounds-checked");
     assert_eq!(map.read32(4096), mmio::BUS_ERROR_READ, "outside the window");
-    let base = map.as_ptr() as usize;
+    let base = map.addr();
     drop(map);
     let maps = fs::read_to_string("/proc/self/maps").unwrap();
     assert!(
@@ -174,6 +174,12 @@ fn mapping_is_volatile_access_to_a_shared_mapping_and_unmaps_on_drop() {
         "MAP_SHARED wrote through"
     );
     assert_eq!(&file[4196..4202], b"neuron");
+    // Explicit unmap reports the kernel's answer.
+    let map = h.map(0, 4096).unwrap();
+    let base = map.addr();
+    map.unmap().unwrap();
+    let maps = fs::read_to_string("/proc/self/maps").unwrap();
+    assert!(!maps.lines().any(|l| l.starts_with(&format!("{base:x}-"))));
     // A cookie the kernel rejects (not page aligned) is a typed mmap error.
     let err = h.map(100, 4096).unwrap_err();
     assert_eq!(

@@ -7,16 +7,18 @@ use std::thread;
 use std::time::Duration;
 
 use core::ffi::{c_int, c_void};
-use core::ptr::NonNull;
 
-use ndl_std::model::ModelKernel;
+use ndl_std::Generation;
+use ndl_std::emulated::{EmulatedKernel, EmulatedRegion};
 use ndl_std::{AccessMode, Errno, Kernel, Ndl, RawFd};
 
-/// The model with a slow `open`, so that every thread is inside `open` before any install:
+/// The emulated kernel with a slow `open`, so that every thread is inside `open` before any install:
 /// the worst case for the first-touch race.
-struct SlowOpen(ModelKernel);
+struct SlowOpen(EmulatedKernel);
 
 impl Kernel for SlowOpen {
+    type Region = EmulatedRegion;
+
     fn open(&self, path: &Path, mode: AccessMode) -> Result<RawFd, Errno> {
         thread::sleep(Duration::from_millis(5));
         self.0.open(path, mode)
@@ -29,13 +31,12 @@ impl Kernel for SlowOpen {
         // SAFETY: forwarded.
         unsafe { self.0.ioctl::<REQ>(fd, arg) }
     }
-    unsafe fn mmap(&self, fd: RawFd, len: usize, offset: u64) -> Result<NonNull<u8>, Errno> {
+    unsafe fn mmap(&self, fd: RawFd, len: usize, offset: u64) -> Result<EmulatedRegion, Errno> {
         // SAFETY: forwarded.
         unsafe { self.0.mmap(fd, len, offset) }
     }
-    unsafe fn munmap(&self, addr: NonNull<u8>, len: usize) -> Result<(), Errno> {
-        // SAFETY: forwarded.
-        unsafe { self.0.munmap(addr, len) }
+    fn munmap(&self, region: EmulatedRegion) -> Result<(), Errno> {
+        self.0.munmap(region)
     }
 }
 
@@ -43,7 +44,7 @@ impl Kernel for SlowOpen {
 fn sixty_four_threads_first_touch_leave_one_fd_per_device() {
     const THREADS: usize = 64;
     const DEVICES: u32 = 4;
-    let ndl = Arc::new(Ndl::with_kernel(SlowOpen(ModelKernel::new(DEVICES))));
+    let ndl = Arc::new(Ndl::with_kernel(SlowOpen(EmulatedKernel::new(Generation::V2, DEVICES).unwrap())));
     let start = Arc::new(Barrier::new(THREADS));
     let handles: Vec<_> = (0..THREADS)
         .map(|t| {
@@ -95,7 +96,7 @@ fn sixty_four_threads_first_touch_leave_one_fd_per_device() {
 fn close_all_during_live_calls_never_uses_a_closed_or_reused_fd() {
     const WORKERS: u32 = 8;
     const ROUNDS: usize = 300;
-    let ndl = Arc::new(Ndl::with_kernel(ModelKernel::new(WORKERS)));
+    let ndl = Arc::new(Ndl::with_kernel(EmulatedKernel::new(Generation::V2, WORKERS).unwrap()));
     let handles: Vec<_> = (0..WORKERS)
         .map(|index| {
             let ndl = Arc::clone(&ndl);

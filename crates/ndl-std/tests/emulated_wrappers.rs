@@ -1,20 +1,48 @@
-//! Every wrapper end to end against the in-process driver model, plus the model's dispatch
-//! rules (lanes, attach check, nr/size demux, positive returns, legacy fallback).
+//! Every wrapper end to end against the emulated kernel (devices are `neuron-emu` models),
+//! plus its dispatch rules (lanes, attach check, nr/size demux, positive returns, legacy
+//! fallback).
 
 use std::path::Path;
 use std::sync::Arc;
 
+use khal::Arch;
+use khal_cayman::Cayman;
 use mmio::Mmio;
+use ndl_std::emulated::{DeviceConfig, ENOTSUPP, EmulatedKernel, resource};
 use ndl_std::ioctl_codes::{self, Dir};
 use ndl_std::ioctl_structs::{DmaQueueInit, NotificationsInitV2, NotificationsInitWithReallocV2};
-use ndl_std::model::{DeviceConfig, ENOTSUPP, ModelKernel};
 use ndl_std::{
-    AccessMode, BatchFrom, BatchTo, DESC_SIZE, Errno, Error, Family, Kernel, MemLocation, Ndl,
-    OpFrom, OpTo, QueueType,
+    AccessMode, BatchFrom, BatchTo, DESC_SIZE, Errno, Error, Family, Generation, Kernel,
+    MemHandle, MemLocation, Ndl, OpFrom, OpTo, QueueType,
+};
+use udma_desc::{CopyRequest, RingId, build_copy_pair};
+
+/// `devices` trn2 (V3) devices.
+fn ndl(devices: u32) -> Ndl<Arc<EmulatedKernel>> {
+    Ndl::with_kernel(Arc::new(EmulatedKernel::new(Generation::V3, devices).unwrap()))
+}
+
+const HBM0: MemLocation = MemLocation::Device {
+    channel: 0,
+    region: 0,
 };
 
-fn ndl(devices: u32) -> Ndl<Arc<ModelKernel>> {
-    Ndl::with_kernel(Arc::new(ModelKernel::new(devices)))
+/// The DMA address an engine uses for an allocation (the reported pa, with the PCIe host
+/// base for host memory).
+fn dma_addr<K: Kernel>(h: &ndl_std::DeviceHandle<'_, K>, mem: MemHandle) -> u64 {
+    let info = h.mem_get_extended_info(mem, 0).unwrap();
+    if info.host_memory != 0 {
+        info.pa | Cayman::SCALARS.pci_host_base
+    } else {
+        info.pa
+    }
+}
+
+/// A deterministic byte pattern.
+fn pattern(len: usize, seed: u8) -> Vec<u8> {
+    (0..len)
+        .map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed))
+        .collect()
 }
 
 fn ioctl_err(cmd: &'static str, errno: Errno) -> Error {
@@ -26,10 +54,15 @@ fn identity_queries() {
     let ndl = ndl(3);
     let dev = ndl.device(2).unwrap();
     let info = dev.info().unwrap();
-    assert_eq!(
-        (info.architecture, info.revision, info.bar_size),
-        (3, 1, [1 << 20, 1 << 30])
-    );
+    assert_eq!((info.architecture, info.revision), (3, 1), "V3 reports arch 3");
+    let model = ndl.kernel().device(2).unwrap();
+    let last_unit_end = (0..model.unit_count())
+        .filter_map(|u| model.unit_base(u))
+        .max()
+        .unwrap() as u64
+        + khal::regs::unit::UNIT_SIZE as u64;
+    assert!(info.bar_size[0].is_power_of_two() && info.bar_size[0] >= last_unit_end);
+    assert_eq!(info.bar_size[1], 4 * (16 << 20), "four HBM channels of 16 MiB");
     assert_eq!(dev.bdf().unwrap().bus_number, 0x12);
     assert_eq!(dev.host_device_id().unwrap(), 2);
     let misc = ndl.misc();
@@ -42,7 +75,8 @@ fn identity_queries() {
         misc.bdf_ext(3).unwrap_err(),
         ioctl_err("NEURON_IOCTL_DEVICE_BDF_EXT", Errno::INVAL)
     );
-    let ndl1 = Ndl::with_kernel(ModelKernel::new(3)).with_misc_device(1);
+    let ndl1 =
+        Ndl::with_kernel(EmulatedKernel::new(Generation::V3, 3).unwrap()).with_misc_device(1);
     assert_eq!(ndl1.misc().bdf_ext(1).unwrap().bus_number, 0x12);
     let drv = misc.driver_info().unwrap();
     assert_eq!((drv.size, drv.architecture), (24, 3));
@@ -62,31 +96,36 @@ fn identity_queries() {
         misc.logical_to_physical_nc_map(129),
         Err(Error::OutOfRange { .. })
     ));
-    let no_map = Ndl::with_kernel(ModelKernel::with_devices(vec![DeviceConfig {
-        nc_map: None,
-        ..DeviceConfig::numbered(0)
-    }]));
+    let no_map = Ndl::with_kernel(
+        EmulatedKernel::with_devices(vec![DeviceConfig {
+            nc_map: None,
+            ..DeviceConfig::numbered(Generation::V3, 0)
+        }])
+        .unwrap(),
+    );
     assert_eq!(
         no_map.misc().logical_to_physical_nc_map(8).unwrap_err(),
         ioctl_err("NEURON_IOCTL_GET_LOGICAL_TO_PHYSICAL_NC_MAP", ENOTSUPP)
     );
+    // Each generation reports its own arch number, and its own core count.
+    for (g, cores) in [(Generation::V2, 2), (Generation::V4, 8)] {
+        let n = Ndl::with_kernel(EmulatedKernel::new(g, 1).unwrap());
+        let d = n.device(0).unwrap();
+        assert_eq!(d.info().unwrap().architecture, u32::from(g.number()));
+        assert_eq!(n.misc().driver_info().unwrap().architecture, u32::from(g.number()));
+        assert!(d.semaphore_read(cores - 1, 0).is_ok());
+        assert_eq!(
+            d.semaphore_read(cores, 0).unwrap_err(),
+            ioctl_err("NEURON_IOCTL_SEMAPHORE_READ", Errno::INVAL)
+        );
+    }
 }
 
 #[test]
 fn memory_alloc_copy_memset_and_info() {
     let ndl = ndl(1);
     let h = ndl.open_device(0).unwrap();
-    let a = h
-        .mem_alloc(
-            4096,
-            256,
-            MemLocation::Device {
-                channel: 0,
-                region: 0,
-            },
-            0,
-        )
-        .unwrap();
+    let a = h.mem_alloc(4096, 256, HBM0, 0).unwrap();
     let b = h.mem_alloc_v2(4096, 0, MemLocation::Host, 1).unwrap();
     assert_ne!(a, b);
     h.mem_buf_copy_to(a, 10, b"trainium").unwrap();
@@ -97,6 +136,19 @@ fn memory_alloc_copy_memset_and_info() {
     h.memset(b, 102, 0x5A, 3).unwrap();
     h.mem_buf_copy_from(b, 100, &mut out).unwrap();
     assert_eq!(&out, b"trZZZium");
+    // The bytes live in the device model's memory: HBM channel 0 and the host region.
+    let model = ndl.kernel().device(0).unwrap();
+    let (da, db) = (dma_addr(&h, a), dma_addr(&h, b));
+    assert_eq!(model.read_mem_vec(da + 10, 8).unwrap(), b"trainium");
+    assert_eq!(model.read_mem_vec(db + 100, 8).unwrap(), b"trZZZium");
+    let in_region = |addr: u64, kind| {
+        model.with_memory(|m| {
+            let r = m.region(m.find(kind).unwrap()).unwrap();
+            addr >= r.base() && addr < r.end()
+        })
+    };
+    assert!(in_region(da, neuron_emu::RegionKind::Device { channel: 0 }));
+    assert!(in_region(db, neuron_emu::RegionKind::Host));
     // Out of bounds is the driver's EINVAL, attributed to the 64-bit command tried first.
     assert_eq!(
         h.mem_buf_copy_to(a, 4090, b"too long").unwrap_err(),
@@ -110,6 +162,11 @@ fn memory_alloc_copy_memset_and_info() {
     assert_eq!(
         (info.size, info.host_memory, info.pid),
         (4096, 1, u64::from(std::process::id()))
+    );
+    assert_eq!(
+        info.pa & Cayman::SCALARS.pci_host_base,
+        0,
+        "host memory reports a host physical address"
     );
     let mc = h.mc_get_info(info.pa + 17).unwrap();
     assert_eq!(
@@ -133,10 +190,50 @@ fn memory_alloc_copy_memset_and_info() {
         h.mem_alloc(0, 0, MemLocation::Host, 0).unwrap_err(),
         ioctl_err("NEURON_IOCTL_MEM_ALLOC_V2MT64", Errno::INVAL)
     );
+    // The model's allocator: a channel the arch does not have, and memory that runs out.
+    let ch9 = MemLocation::Device {
+        channel: 9,
+        region: 0,
+    };
+    assert_eq!(
+        h.mem_alloc(64, 0, ch9, 0).unwrap_err(),
+        ioctl_err("NEURON_IOCTL_MEM_ALLOC_V2MT64", Errno::INVAL)
+    );
+    assert_eq!(
+        h.mem_alloc(32 << 20, 0, HBM0, 0).unwrap_err(),
+        ioctl_err("NEURON_IOCTL_MEM_ALLOC_V2MT64", Errno::NOMEM)
+    );
+    let big = h.mem_alloc(15 << 20, 0, HBM0, 0).unwrap();
+    h.mem_free(big).unwrap();
+    assert!(h.mem_alloc(15 << 20, 0, HBM0, 0).is_ok(), "freed memory is reusable");
     // The per-device (read-only) gateway serves the same commands.
     let dev = ndl.device(0).unwrap();
     dev.mem_buf_copy_from(a, 10, &mut out).unwrap();
     assert_eq!(&out, b"trainium");
+}
+
+#[test]
+fn a_freed_allocation_stays_in_place_while_mapped() {
+    let ndl = ndl(1);
+    let h = ndl.open_device(0).unwrap();
+    let a = h.mem_alloc(8192, 0, HBM0, 0).unwrap();
+    let info = h.mem_get_extended_info(a, 0).unwrap();
+    let map = h.map(info.mmap_offset, 8192).unwrap();
+    map.write_bytes(5000, b"still here").unwrap();
+    h.mem_free(a).unwrap();
+    // The same size again cannot land on the mapped block.
+    let b = h.mem_alloc(8192, 0, HBM0, 0).unwrap();
+    assert_ne!(h.mem_get_extended_info(b, 0).unwrap().pa, info.pa);
+    let mut s = [0u8; 10];
+    map.read_bytes(5000, &mut s).unwrap();
+    assert_eq!(&s, b"still here");
+    map.unmap().unwrap();
+    // Released at the last unmap: the next allocation may take it.
+    let c = h.mem_alloc(8192, 0, HBM0, 0).unwrap();
+    assert_eq!(h.mem_get_extended_info(c, 0).unwrap().pa, info.pa);
+    let mut z = [1u8; 10];
+    h.mem_buf_copy_from(c, 5000, &mut z).unwrap();
+    assert_eq!(z, [0; 10], "new allocations are zeroed");
 }
 
 #[test]
@@ -213,42 +310,43 @@ fn batched_zero_copy_rewrites_handles_and_moves_every_piece() {
 }
 
 #[test]
-fn dma_engines_queues_and_descriptors() {
+fn dma_engines_queues_and_descriptors_run_on_the_model() {
     let ndl = ndl(1);
     let h = ndl.open_device(0).unwrap();
     h.dma_eng_init(3).unwrap();
-    h.dma_eng_set_state(3, 1).unwrap();
-    let ring_bytes = 16 * DESC_SIZE as u64;
-    let tx = h
-        .mem_alloc(
-            ring_bytes,
-            0,
-            MemLocation::Device {
-                channel: 0,
-                region: 0,
-            },
-            0,
-        )
-        .unwrap();
-    let rx = h
-        .mem_alloc(
-            ring_bytes,
-            0,
-            MemLocation::Device {
-                channel: 0,
-                region: 0,
-            },
-            0,
-        )
-        .unwrap();
-    let descs: Vec<[u8; DESC_SIZE]> = (0..4u8).map(|i| [i; DESC_SIZE]).collect();
-    h.dma_copy_descriptors(tx, 2 * DESC_SIZE as u64, QueueType::Tx, &descs)
-        .unwrap();
+    h.dma_eng_init(10_000).unwrap(); // a no-op for the driver, whatever the id
+    let eng = h.dma_eng_get_state(3).unwrap();
+    // Brought up at probe: NORMAL (2) both ways, V3's UDMA revision 4, 16 queues, none set up.
+    assert_eq!(
+        (eng.tx_state, eng.rx_state, eng.revision_id, eng.max_queues),
+        (2, 2, 4, 16)
+    );
+    assert_eq!(eng.num_queues, 0);
+    let ring_bytes = 32 * DESC_SIZE as u64;
+    let tx = h.mem_alloc(ring_bytes, 256, MemLocation::Host, 0).unwrap();
+    let rx = h.mem_alloc(ring_bytes, 256, MemLocation::Host, 0).unwrap();
+    let src = h.mem_alloc(8192, 64, MemLocation::Host, 0).unwrap();
+    let dst = h.mem_alloc(8192, 64, HBM0, 0).unwrap();
+    let data = pattern(8192, 3);
+    h.mem_buf_copy_to(src, 0, &data).unwrap();
+    // Two 4 KiB copies built by udma-desc, written through DMA_COPY_DESCRIPTORS.
+    let (s, d) = (dma_addr(&h, src), dma_addr(&h, dst));
+    let pairs: Vec<_> = [0u64, 4096]
+        .iter()
+        .map(|&off| {
+            let req = CopyRequest::new(s + off, d + off, 4096);
+            build_copy_pair::<Cayman>(RingId::INITIAL, RingId::INITIAL, &req).unwrap()
+        })
+        .collect();
+    let txd: Vec<[u8; DESC_SIZE]> = pairs.iter().map(|p| p.tx.to_le_bytes()).collect();
+    let rxd: Vec<[u8; DESC_SIZE]> = pairs.iter().map(|p| p.rx.to_le_bytes()).collect();
+    h.dma_copy_descriptors(tx, 0, QueueType::Tx, &txd).unwrap();
+    h.dma_copy_descriptors(rx, 0, QueueType::Rx, &rxd).unwrap();
     let init = DmaQueueInit {
         eng_id: 3,
         qid: 1,
-        tx_desc_count: 16,
-        rx_desc_count: 16,
+        tx_desc_count: 32,
+        rx_desc_count: 32,
         tx_handle: tx.0,
         rx_handle: rx.0,
         rxc_handle: 0,
@@ -260,32 +358,84 @@ fn dma_engines_queues_and_descriptors() {
     batch[0].qid = 2;
     batch[1].qid = 3;
     h.dma_queue_init_batch(&batch).unwrap();
-    let eng = h.dma_eng_get_state(3).unwrap();
-    assert_eq!((eng.num_queues, eng.tx_state, eng.max_queues), (3, 1, 16));
-    let mut out = [[0u8; DESC_SIZE]; 5];
-    h.dma_descriptor_copyout(3, 1, QueueType::Tx, 1, &mut out)
+    assert_eq!(h.dma_eng_get_state(3).unwrap().num_queues, 3);
+    let mut out = [[0u8; DESC_SIZE]; 3];
+    h.dma_descriptor_copyout(3, 1, QueueType::Tx, 0, &mut out)
         .unwrap();
-    assert_eq!(out[0], [0; DESC_SIZE]);
-    assert_eq!(&out[1..], &descs[..]);
-    h.dma_queue_copy_start(3, 1, 4, 4).unwrap();
-    h.dma_ack_completed(3, 1, 3).unwrap();
+    assert_eq!(&out[..2], &txd[..]);
+    assert_eq!(out[2], [0; DESC_SIZE]);
+    // The queue registers say what khal programmed: ring base, length, pointers at 0.
     let (txs, rxs) = h.dma_queue_get_state(3, 1).unwrap();
-    assert_eq!((txs.tail_pointer, txs.head_pointer, txs.length), (4, 3, 16));
-    assert_eq!((rxs.tail_pointer, rxs.completion_head), (4, 3));
-    assert_eq!(txs.base_addr, h.mem_get_extended_info(tx, 0).unwrap().pa);
+    assert_eq!((txs.base_addr, txs.length), (dma_addr(&h, tx), 32));
+    assert_eq!((txs.head_pointer, txs.tail_pointer), (0, 0));
+    assert_eq!(rxs.base_addr, dma_addr(&h, rx));
+    // COPY_START rings khal's doorbells; the model's engine (run on the doorbell) copies.
+    let mut back = vec![0u8; 8192];
+    h.mem_buf_copy_from(dst, 0, &mut back).unwrap();
+    assert_eq!(back, vec![0; 8192], "nothing moved before the doorbell");
+    h.dma_queue_copy_start(3, 1, 2, 2).unwrap();
+    h.mem_buf_copy_from(dst, 0, &mut back).unwrap();
+    assert_eq!(back, data);
+    let (txs, rxs) = h.dma_queue_get_state(3, 1).unwrap();
+    assert_eq!((txs.head_pointer, txs.tail_pointer), (2, 2));
+    assert_eq!((rxs.head_pointer, rxs.tail_pointer, rxs.completion_head), (2, 2, 0));
+    let model = ndl.kernel().device(0).unwrap();
+    let stats = model.queue_stats(3, neuron_emu::Direction::M2s, 1).unwrap();
+    assert_eq!((stats.packets, stats.descriptors), (2, 2));
+    // Acks count against what the engine completed.
+    h.dma_ack_completed(3, 1, 1).unwrap();
     assert_eq!(
         h.dma_ack_completed(3, 1, 2).unwrap_err(),
         ioctl_err("NEURON_IOCTL_DMA_ACK_COMPLETED", Errno::INVAL)
     );
+    h.dma_ack_completed(3, 1, 1).unwrap();
+    assert_eq!(h.dma_queue_get_state(3, 1).unwrap().1.completion_head, 2);
     assert_eq!(
-        h.dma_descriptor_copyout(3, 1, QueueType::Rx, 15, &mut out)
+        h.dma_queue_copy_start(3, 1, 32, 0).unwrap_err(),
+        ioctl_err("NEURON_IOCTL_DMA_QUEUE_COPY_START", Errno::INVAL),
+        "a whole ring at once"
+    );
+    assert_eq!(
+        h.dma_descriptor_copyout(3, 1, QueueType::Rx, 31, &mut out)
             .unwrap_err(),
         ioctl_err("NEURON_IOCTL_DMA_DESCRIPTOR_COPYOUT", Errno::INVAL)
+    );
+    // Engine state through khal: IDLE is not settable, ABORT and NORMAL are.
+    assert_eq!(
+        h.dma_eng_set_state(3, 1).unwrap_err(),
+        ioctl_err("NEURON_IOCTL_DMA_ENG_SET_STATE", Errno::INVAL)
+    );
+    h.dma_eng_set_state(3, 3).unwrap();
+    let eng = h.dma_eng_get_state(3).unwrap();
+    assert_eq!((eng.tx_state, eng.rx_state), (3, 3));
+    assert_eq!(
+        model.engine_state(3, neuron_emu::Direction::M2s),
+        Some(neuron_emu::EngineState::Aborted)
+    );
+    h.dma_eng_set_state(3, 2).unwrap();
+    assert_eq!(h.dma_eng_get_state(3).unwrap().tx_state, 2);
+    assert_eq!(
+        h.dma_eng_get_state(1000).unwrap_err(),
+        ioctl_err("NEURON_IOCTL_DMA_ENG_GET_STATE", Errno::INVAL)
     );
     h.dma_queue_release(3, 1).unwrap();
     assert_eq!(
         h.dma_queue_get_state(3, 1).unwrap_err(),
         ioctl_err("NEURON_IOCTL_DMA_QUEUE_GET_STATE", Errno::INVAL)
+    );
+    // khal's ring rules: at least 32 descriptors, a power of two; queues 0..16.
+    let small = DmaQueueInit {
+        tx_desc_count: 16,
+        ..init
+    };
+    assert_eq!(
+        h.dma_queue_init(&small).unwrap_err(),
+        ioctl_err("NEURON_IOCTL_DMA_QUEUE_INIT", Errno::INVAL)
+    );
+    let q16 = DmaQueueInit { qid: 16, ..init };
+    assert_eq!(
+        h.dma_queue_init(&q16).unwrap_err(),
+        ioctl_err("NEURON_IOCTL_DMA_QUEUE_INIT", Errno::INVAL)
     );
     assert!(matches!(
         h.dma_queue_init_batch(&vec![init; 256]),
@@ -326,17 +476,13 @@ fn semaphores_events_resets_scrub_and_engine_programming() {
         ioctl_err("NEURON_IOCTL_NC_RESET_READY", Errno::INVAL)
     );
     let h = ndl.open_device(0).unwrap();
-    let mem = h
-        .mem_alloc(
-            4096,
-            0,
-            MemLocation::Device {
-                channel: 1,
-                region: 0,
-            },
-            0,
-        )
-        .unwrap();
+    let ch1 = MemLocation::Device {
+        channel: 1,
+        region: 0,
+    };
+    let mem = h.mem_alloc(4096, 0, ch1, 0).unwrap();
+    let other = h.mem_alloc(4096, 0, HBM0, 0).unwrap();
+    h.mem_buf_copy_to(other, 0, &[1; 16]).unwrap();
     h.mem_buf_copy_to(mem, 0, &[1; 16]).unwrap();
     dev.hbm_scrub_start(0, 1, 0, 0).unwrap();
     assert_eq!(
@@ -347,6 +493,8 @@ fn semaphores_events_resets_scrub_and_engine_programming() {
     let mut b = [9u8; 16];
     h.mem_buf_copy_from(mem, 0, &mut b).unwrap();
     assert_eq!(b, [0; 16], "scrubbed");
+    h.mem_buf_copy_from(other, 0, &mut b).unwrap();
+    assert_eq!(b, [1; 16], "another channel is not");
     let pa = h.mem_get_extended_info(mem, 0).unwrap().pa;
     h.program_engine_nc(3, pa, 64, b"engine").unwrap();
     let mut e = [0u8; 6];
@@ -404,14 +552,31 @@ fn notifications_and_mmap_pairing() {
     assert_eq!(ndl.kernel().mappings(), 1);
     drop(q);
     assert_eq!(ndl.kernel().mappings(), 0, "unmapped on drop");
-    // Resource mapping: the info ioctl's cookie, then mmap; contents persist per resource.
-    let r = h.map_resource(1, 2, 3).unwrap();
-    assert_eq!(r.len(), 4096);
-    r.write32(0x10, 7);
-    drop(r);
-    let r = h.map_resource(1, 2, 3).unwrap();
-    assert_eq!(r.read32(0x10), 7);
+    // Resource mapping: the info ioctl's cookie, then mmap. BAR0 is the model's register
+    // file: a write through the mapping is a register write of the device.
+    let model = ndl.kernel().device(0).unwrap();
+    let (block, id, res) = resource::BAR0;
+    let bar0 = h.map_resource(block, id, res).unwrap();
+    let unit5 = Cayman::udma_engine_offset(5).unwrap() as usize;
+    let tx_q0 = unit5 + 0x1000; // TX queue 0's block
+    bar0.write32(tx_q0 + 0x28, 0x1234_5600); // drbp_low, plain storage
+    assert_eq!(model.read32(tx_q0 + 0x28), 0x1234_5600);
+    assert_eq!(bar0.read32(unit5 + 0x200), 0x1111, "M2S state: NORMAL since probe");
+    let (block, id, res) = resource::udma_unit(5);
+    let unit = h.map_resource(block, id, res).unwrap();
+    assert_eq!(unit.len(), khal::regs::unit::UNIT_SIZE);
+    assert_eq!(unit.read32(0x1000 + 0x28), 0x1234_5600, "the same registers");
+    assert_eq!(unit.read32(khal::regs::unit::UNIT_SIZE), mmio::BUS_ERROR_READ);
+    let mut word = [0u8; 4];
+    unit.read_bytes(0x1028, &mut word).unwrap();
+    assert_eq!(u32::from_le_bytes(word), 0x1234_5600);
+    assert!(
+        matches!(unit.read_bytes(0x1029, &mut word), Err(Error::Mmap { errno: Errno::INVAL, .. })),
+        "registers take aligned words"
+    );
+    drop((bar0, unit));
     assert!(h.map_resource(4, 0, 0).is_err());
+    assert!(h.map_resource(resource::BLOCK_UDMA, 132, 0).is_err(), "V3 has 132 engines");
     let mem = h.mem_alloc(8192, 0, MemLocation::Host, 0).unwrap();
     let pa = h.mem_get_extended_info(mem, 0).unwrap().pa;
     h.mem_buf_copy_to(mem, 4096, b"page two").unwrap();
@@ -420,11 +585,11 @@ fn notifications_and_mmap_pairing() {
     m.read_bytes(4096, &mut s).unwrap();
     assert_eq!(&s, b"page two");
     // dma-buf export of a mapped range hands out a new fd.
-    let fd = ndl.misc().dmabuf_fd(m.as_ptr() as u64, 4096).unwrap();
+    let fd = ndl.misc().dmabuf_fd(m.addr(), 4096).unwrap();
     assert!(fd >= 1000);
     assert_eq!(
         ndl.misc()
-            .dmabuf_fd(m.as_ptr() as u64, 3 * 4096)
+            .dmabuf_fd(m.addr(), 3 * 4096)
             .unwrap_err(),
         ioctl_err("NEURON_IOCTL_DMABUF_FD", Errno::INVAL)
     );
@@ -495,7 +660,7 @@ fn pod_queries_and_printk() {
 
 #[test]
 fn legacy_fallback_latches_once_per_family() {
-    let kernel = Arc::new(ModelKernel::new(1));
+    let kernel = Arc::new(EmulatedKernel::new(Generation::V3, 1).unwrap());
     kernel.retire(&ioctl_codes::MEM_COPY64.command());
     kernel.retire(&ioctl_codes::MEM_BUF_COPY64.command());
     kernel.retire(&ioctl_codes::MEM_ALLOC_V2MT64.command());
@@ -547,7 +712,7 @@ fn legacy_fallback_latches_once_per_family() {
         }
     );
     // A modern driver never latches on argument errors.
-    let modern = ndl_std::Ndl::with_kernel(ModelKernel::new(1));
+    let modern = ndl_std::Ndl::with_kernel(EmulatedKernel::new(Generation::V3, 1).unwrap());
     let h = modern.open_device(0).unwrap();
     let a = h.mem_alloc(64, 0, MemLocation::Host, 0).unwrap();
     assert!(h.mem_copy(a, 1 << 32, a, 0, 1).is_err());
@@ -556,7 +721,7 @@ fn legacy_fallback_latches_once_per_family() {
 
 #[test]
 fn lanes_attach_and_size_demux_follow_the_driver() {
-    let k = ModelKernel::new(1);
+    let k = EmulatedKernel::new(Generation::V3, 1).unwrap();
     let node = Path::new("/dev/neuron0");
     let ro = k.open(node, AccessMode::ReadOnly).unwrap();
     let wo = k.open(node, AccessMode::WriteOnly).unwrap();
@@ -616,7 +781,7 @@ fn lanes_attach_and_size_demux_follow_the_driver() {
         assert_eq!(buf[0] & 0xFF, 1, "RESET_STATUS writes the byte 1");
         // The attach check: a process that did not open the device (a forked child using
         // its parent's fd) gets EACCES on the attach-checked commands only.
-        let child = ModelKernel::as_process(4242, || {
+        let child = EmulatedKernel::as_process(4242, || {
             (
                 k.ioctl::<{ ioctl_codes::MEM_FREE.code() }>(ro, p),
                 k.ioctl::<{ ioctl_codes::DMA_ENG_INIT.code() }>(ro, p),

@@ -8,7 +8,7 @@ use zerocopy::FromZeros;
 use crate::ioctl_codes::*;
 use crate::ioctl_structs::{
     Crwl, DeviceBdf, DeviceInfo, DeviceReady, DeviceReset, DmaAckCompleted, DmaCopyDescriptors,
-    DmaCopyDescriptors64, DmaDescriptorCopyout, DmaEngGetState, DmaEngSetState, DmaEngState,
+    DmaCopyDescriptors64, DmaDescriptorCopyout, DmaEngGetState, DmaEngInit, DmaEngSetState, DmaEngState,
     DmaQueueCopyStart, DmaQueueGetState, DmaQueueInit, DmaQueueInitBatch, DmaQueueRelease,
     DmaQueueState, Event, HbmScrubStart, HbmScrubWait, HostDeviceId, MemAlloc, MemAllocV2,
     MemAllocV2MemType, MemAllocV2MemType64, MemBufCopy, MemBufCopy64, MemBufCopy64zc,
@@ -18,18 +18,18 @@ use crate::ioctl_structs::{
     ResourceMmapInfo, Semaphore, TensorBatchOp,
 };
 use crate::kernel::Errno;
-use crate::wrappers::DESC_SIZE;
+use crate::wrappers::{DESC_SIZE, MemLocation};
+
+use khal::regs::queue::Dir;
+use khal::udma::{RingConfig, UdmaState};
+use neuron_emu::RegionKind;
+use udma_desc::{QUEUES_PER_ENGINE, QueueId};
 
 use super::ENOTSUPP;
-use super::state::{
-    Call, DMA_ENGINES, DMA_QUEUES, DeviceState, EVENTS, HBM_COUNT, Queue, Ring, SEMAPHORES, State,
-};
+use super::arch::{EngineAnswer, EngineOp};
+use super::resource;
+use super::state::{Backing, Call, DeviceState, Object, QueueRec, RingRec, State};
 use super::user::{read_arg, read_user, read_user_value, write_arg, write_user};
-
-/// Resource space the model exposes through RESOURCE_MMAP_INFO: every
-/// (block < 4, block_id < 8, resource < 4) is a 4 KiB register block.
-const RESOURCE_LIMITS: (u32, u32, u32) = (4, 8, 4);
-const RESOURCE_SIZE: usize = 4096;
 
 fn dev<'a>(st: &'a mut State, call: &Call) -> Result<&'a mut DeviceState, Errno> {
     st.device_mut(call.device).ok_or(Errno::NODEV)
@@ -37,6 +37,31 @@ fn dev<'a>(st: &'a mut State, call: &Call) -> Result<&'a mut DeviceState, Errno>
 
 fn len(v: u64) -> Result<usize, Errno> {
     usize::try_from(v).map_err(|_| Errno::INVAL)
+}
+
+/// Runs a khal engine operation on the call's device.
+fn engine(d: &DeviceState, eng_id: u32, op: EngineOp) -> Result<EngineAnswer, Errno> {
+    super::arch::engine(d.facts.generation, &d.emu, eng_id, op)
+}
+
+/// The queue id of a request (EINVAL past the 16 queues of an engine).
+fn queue_id(qid: u32) -> Result<QueueId, Errno> {
+    QueueId::new(qid).map_err(|_| Errno::INVAL)
+}
+
+/// The driver's `enum udma_state` value of a state (DISABLE 0, IDLE 1, NORMAL 2, ABORT 3).
+fn state_value(s: UdmaState) -> u32 {
+    s as u32
+}
+
+/// A settable state from the driver's enum value (IDLE and RESET are not settable).
+fn settable_state(v: u32) -> Result<UdmaState, Errno> {
+    match v {
+        0 => Ok(UdmaState::Disable),
+        2 => Ok(UdmaState::Normal),
+        3 => Ok(UdmaState::Abort),
+        _ => Err(Errno::INVAL),
+    }
 }
 
 /// Handlers matched by exact cmd.
@@ -66,9 +91,16 @@ pub(super) unsafe fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> 
         if c == DEVICE_INFO.code() {
             let d = dev(st, call)?;
             let mut info = DeviceInfo::new_zeroed();
-            info.architecture = d.config.architecture;
+            info.architecture = d.facts.generation.number().into();
             info.revision = d.config.revision;
-            info.bar_size = d.config.bar_size;
+            let hbm: u64 = d.emu.with_memory(|m| {
+                m.regions()
+                    .iter()
+                    .filter(|r| r.kind() != RegionKind::Host)
+                    .map(|r| r.size())
+                    .sum()
+            });
+            info.bar_size = [d.bar0_size, hbm];
             info.bar_address = [0xC000_0000 + u64::from(call.device) * 0x1_0000_0000, 0];
             write_arg(arg, &info)?;
             return Ok(0);
@@ -89,8 +121,8 @@ pub(super) unsafe fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> 
         }
         if c == MEM_ALLOC.code() {
             let a: MemAlloc = read_arg(arg)?;
-            let h = dev(st, call)?.alloc(a.size, 0, a.host_memory != 0, tgid)?;
-            write_user(a.mem_handle.addr(), &h.to_ne_bytes())?;
+            let at = location(a.host_memory, a.dram_channel, a.dram_region);
+            alloc_with(dev(st, call)?, a.size, 0, at, tgid, a.mem_handle.addr())?;
             return Ok(0);
         }
         if c == MEM_FREE.code() {
@@ -104,7 +136,7 @@ pub(super) unsafe fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> 
                 // The driver returns +EINVAL here, not -EINVAL.
                 return Ok(Errno::INVAL.raw_os_error());
             };
-            a.host_memory = u32::from(m.host);
+            a.host_memory = u32::from(m.host());
             a.mmap_offset = m.cookie;
             a.pa = m.pa;
             a.pid = u64::from(m.pid);
@@ -113,30 +145,34 @@ pub(super) unsafe fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> 
             return Ok(0);
         }
         if c == DMA_ENG_INIT.code() {
+            // A no-op in current drivers (engines are initialised with the device); older
+            // ones re-ran engine init, which the model does for an engine it has.
+            let a: DmaEngInit = read_arg(arg)?;
+            let d = dev(st, call)?;
+            if a.eng_id < d.engine_count() {
+                engine(d, a.eng_id, EngineOp::BringUp)?;
+            }
             return Ok(0);
         }
         if c == DMA_ENG_SET_STATE.code() {
             let a: DmaEngSetState = read_arg(arg)?;
-            if a.eng_id >= DMA_ENGINES {
-                return Err(Errno::INVAL);
-            }
-            dev(st, call)?.engines.insert(a.eng_id, a.state);
+            let state = settable_state(a.state)?;
+            engine(dev(st, call)?, a.eng_id, EngineOp::SetState(state))?;
             return Ok(0);
         }
         if c == DMA_ENG_GET_STATE.code() {
             let a: DmaEngGetState = read_arg(arg)?;
-            if a.eng_id >= DMA_ENGINES {
-                return Err(Errno::INVAL);
-            }
             let d = dev(st, call)?;
-            let state = d.engines.get(&a.eng_id).copied().unwrap_or(0);
-            let num_queues = d.queues.keys().filter(|(e, _)| *e == a.eng_id).count() as u32;
+            let EngineAnswer::State { tx, rx } = engine(d, a.eng_id, EngineOp::State)? else {
+                return Err(Errno::INVAL);
+            };
+            let num_queues = d.queues.keys().filter(|(e, _)| *e == a.eng_id).count();
             let out = DmaEngState {
-                revision_id: d.config.revision,
-                max_queues: DMA_QUEUES,
-                num_queues,
-                tx_state: state,
-                rx_state: state,
+                revision_id: d.facts.udma_revision.into(),
+                max_queues: QUEUES_PER_ENGINE.into(),
+                num_queues: u32::try_from(num_queues).map_err(|_| Errno::INVAL)?,
+                tx_state: state_value(tx),
+                rx_state: state_value(rx),
             };
             write_user(a.state.addr(), zerocopy::IntoBytes::as_bytes(&out))?;
             return Ok(0);
@@ -171,75 +207,98 @@ pub(super) unsafe fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> 
         }
         if c == DMA_QUEUE_RELEASE.code() {
             let a: DmaQueueRelease = read_arg(arg)?;
-            dev(st, call)?
-                .queues
-                .remove(&(a.eng_id, a.qid))
-                .ok_or(Errno::INVAL)?;
+            let d = dev(st, call)?;
+            let q = d.queues.remove(&(a.eng_id, a.qid)).ok_or(Errno::INVAL)?;
+            let qid = queue_id(a.qid)?;
+            for (dir, ring) in [(Dir::Tx, q.tx), (Dir::Rx, q.rx)] {
+                if ring.is_some() {
+                    engine(d, a.eng_id, EngineOp::ResetQueue(dir, qid))?;
+                }
+            }
             return Ok(0);
         }
         if c == DMA_QUEUE_COPY_START.code() {
             let a: DmaQueueCopyStart = read_arg(arg)?;
-            let q = dev(st, call)?
-                .queues
-                .get_mut(&(a.eng_id, a.qid))
-                .ok_or(Errno::INVAL)?;
-            if a.tx_desc_count >= q.tx.len.max(1) || a.rx_desc_count >= q.rx.len.max(1) {
+            let d = dev(st, call)?;
+            let q = *d.queues.get(&(a.eng_id, a.qid)).ok_or(Errno::INVAL)?;
+            let fits = |ring: Option<RingRec>, count: u32| {
+                count == 0 || ring.is_some_and(|r| count < r.size)
+            };
+            if !fits(q.tx, a.tx_desc_count) || !fits(q.rx, a.rx_desc_count) {
                 return Err(Errno::INVAL);
             }
-            q.tx.tail = (q.tx.tail + a.tx_desc_count) % q.tx.len.max(1);
-            q.rx.tail = (q.rx.tail + a.rx_desc_count) % q.rx.len.max(1);
-            // The model's engine completes a transfer as soon as it starts.
-            q.completed += a.rx_desc_count.max(a.tx_desc_count);
+            let op = EngineOp::Doorbell(queue_id(a.qid)?, a.tx_desc_count, a.rx_desc_count);
+            engine(d, a.eng_id, op)?;
             return Ok(0);
         }
         if c == DMA_ACK_COMPLETED.code() {
             let a: DmaAckCompleted = read_arg(arg)?;
-            let q = dev(st, call)?
-                .queues
-                .get_mut(&(a.eng_id, a.qid))
-                .ok_or(Errno::INVAL)?;
-            if a.count > q.completed - q.acked {
+            let d = dev(st, call)?;
+            let q = *d.queues.get(&(a.eng_id, a.qid)).ok_or(Errno::INVAL)?;
+            let (dir, ring) = completion_ring(&q)?;
+            let EngineAnswer::Pointers { head, .. } =
+                engine(d, a.eng_id, EngineOp::Pointers(dir, queue_id(a.qid)?))?
+            else {
+                return Err(Errno::INVAL);
+            };
+            // Completed and not yet acknowledged: from the software index to the engine's
+            // head, modulo the ring.
+            let pending = head.offset().wrapping_sub(q.acked) & (ring.size - 1);
+            if a.count > pending {
                 return Err(Errno::INVAL);
             }
-            q.acked += a.count;
-            q.tx.head = (q.tx.head + a.count) % q.tx.len.max(1);
-            q.rx.head = (q.rx.head + a.count) % q.rx.len.max(1);
+            if let Some(q) = d.queues.get_mut(&(a.eng_id, a.qid)) {
+                q.acked = q.acked.wrapping_add(a.count) & (ring.size - 1);
+            }
             return Ok(0);
         }
         if c == DMA_QUEUE_GET_STATE.code() {
             let a: DmaQueueGetState = read_arg(arg)?;
             let d = dev(st, call)?;
             let q = *d.queues.get(&(a.eng_id, a.qid)).ok_or(Errno::INVAL)?;
-            let completion = d.allocs.get(&q.rxc_handle).map_or(0, |m| m.pa);
-            let state = |r: Ring| {
+            let qid = queue_id(a.qid)?;
+            let completion = d.allocs.get(&q.rxc_handle).map_or(0, |m| m.addr);
+            let state = |dir: Dir, ring: Option<RingRec>| -> Result<DmaQueueState, Errno> {
                 let mut s = DmaQueueState::new_zeroed();
+                let Some(ring) = ring else {
+                    return Ok(s);
+                };
+                let EngineAnswer::Pointers { head, tail } =
+                    engine(d, a.eng_id, EngineOp::Pointers(dir, qid))?
+                else {
+                    return Err(Errno::INVAL);
+                };
                 s.hw_status = 1;
                 s.sw_status = 1;
-                s.base_addr = d.allocs.get(&r.handle).map_or(0, |m| m.pa);
-                s.length = r.len;
-                s.head_pointer = r.head;
-                s.tail_pointer = r.tail;
+                s.base_addr = ring.addr;
+                s.length = ring.size;
+                s.head_pointer = head.offset();
+                s.tail_pointer = tail.offset();
                 s.completion_base_addr = completion;
                 s.completion_head = q.acked;
-                s
+                Ok(s)
             };
-            write_user(a.tx.addr(), zerocopy::IntoBytes::as_bytes(&state(q.tx)))?;
-            write_user(a.rx.addr(), zerocopy::IntoBytes::as_bytes(&state(q.rx)))?;
+            let (tx, rx) = (state(Dir::Tx, q.tx)?, state(Dir::Rx, q.rx)?);
+            write_user(a.tx.addr(), zerocopy::IntoBytes::as_bytes(&tx))?;
+            write_user(a.rx.addr(), zerocopy::IntoBytes::as_bytes(&rx))?;
             return Ok(0);
         }
         if c == DMA_DESCRIPTOR_COPYOUT.code() {
             let a: DmaDescriptorCopyout = read_arg(arg)?;
             let d = dev(st, call)?;
             let q = d.queues.get(&(a.eng_id, a.qid)).ok_or(Errno::INVAL)?;
-            let ring = ring_of(q, a.r#type)?;
+            let ring = match a.r#type {
+                0 => q.tx,
+                1 => q.rx,
+                _ => None,
+            }
+            .ok_or(Errno::INVAL)?;
             let end = a.start_index.checked_add(a.count).ok_or(Errno::INVAL)?;
-            if end > ring.len {
+            if end > ring.size {
                 return Err(Errno::INVAL);
             }
-            let mut bytes = vec![0u8; a.count as usize * DESC_SIZE];
-            d.mem(ring.handle)?
-                .region
-                .read(u64::from(a.start_index) * DESC_SIZE as u64, &mut bytes)?;
+            let at = ring.addr + u64::from(a.start_index) * DESC_SIZE as u64;
+            let bytes = d.read(at, a.count as usize * DESC_SIZE)?;
             write_user(a.buffer.addr(), &bytes)?;
             return Ok(0);
         }
@@ -255,7 +314,7 @@ pub(super) unsafe fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> 
             let mut a: Semaphore = read_arg(arg)?;
             let d = dev(st, call)?;
             d.check_nc(a.nc_id)?;
-            if a.semaphore_index >= SEMAPHORES {
+            if a.semaphore_index >= u32::from(d.facts.scalars.semaphore_count) {
                 return Err(Errno::INVAL);
             }
             let v = d
@@ -277,7 +336,7 @@ pub(super) unsafe fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> 
             let mut a: Event = read_arg(arg)?;
             let d = dev(st, call)?;
             d.check_nc(a.nc_id)?;
-            if a.event_index >= EVENTS {
+            if a.event_index >= u32::from(d.facts.scalars.event_count) {
                 return Err(Errno::INVAL);
             }
             let v = d.events.entry((a.nc_id, a.event_index)).or_default();
@@ -292,14 +351,8 @@ pub(super) unsafe fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> 
         if c == NOTIFICATIONS_INIT_V2.code() {
             let mut a: NotificationsInitV2 = read_arg(arg)?;
             let key = (a.nq_dev_id, a.nq_type, a.engine_index);
-            let (cookie, h) = notif_init(
-                dev(st, call)?,
-                key,
-                a.size,
-                a.on_host_memory != 0,
-                false,
-                tgid,
-            )?;
+            let at = location(a.on_host_memory, a.dram_channel, a.dram_region);
+            let (cookie, h) = notif_init(dev(st, call)?, key, a.size, at, false, tgid)?;
             a.mmap_offset = cookie;
             a.mem_handle = h;
             write_arg(arg, &a)?;
@@ -309,14 +362,8 @@ pub(super) unsafe fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> 
             let mut a: NotificationsInitWithReallocV2 = read_arg(arg)?;
             let key = (a.nq_dev_id, a.nq_type, a.engine_index);
             let force = a.force_alloc_mem != 0;
-            let (cookie, h) = notif_init(
-                dev(st, call)?,
-                key,
-                a.size,
-                a.on_host_memory != 0,
-                force,
-                tgid,
-            )?;
+            let at = location(a.on_host_memory, a.dram_channel, a.dram_region);
+            let (cookie, h) = notif_init(dev(st, call)?, key, a.size, at, force, tgid)?;
             a.mmap_offset = cookie;
             a.mem_handle = h;
             write_arg(arg, &a)?;
@@ -367,11 +414,9 @@ pub(super) unsafe fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> 
         if c == NC_RESET.code() {
             let mut a: DeviceReset = read_arg(arg)?;
             let d = dev(st, call)?;
-            let all = if d.config.nc_count >= 32 {
-                u32::MAX
-            } else {
-                (1 << d.config.nc_count) - 1
-            };
+            let all = 1u32
+                .checked_shl(d.nc_count())
+                .map_or(u32::MAX, |b| b.wrapping_sub(1));
             if a.nc_map & !all != 0 {
                 return Err(Errno::INVAL);
             }
@@ -394,23 +439,19 @@ pub(super) unsafe fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> 
         }
         if c == RESOURCE_MMAP_INFO.code() {
             let mut a: ResourceMmapInfo = read_arg(arg)?;
-            let (b, i, r) = RESOURCE_LIMITS;
-            if a.block >= b || a.block_id >= i || a.resource >= r {
-                return Err(Errno::INVAL);
-            }
             let d = dev(st, call)?;
             let key = (a.block, a.block_id, a.resource);
+            let object = resource_object(d, key)?;
             let cookie = match d.resources.get(&key) {
                 Some(c) => *c,
                 None => {
-                    let region = std::sync::Arc::new(super::region::Region::new(RESOURCE_SIZE)?);
-                    let c = d.new_cookie(region);
+                    let c = d.new_cookie(object);
                     d.resources.insert(key, c);
                     c
                 }
             };
             a.offset = cookie;
-            a.size = RESOURCE_SIZE as u64;
+            a.size = object.len;
             write_arg(arg, &a)?;
             return Ok(0);
         }
@@ -418,15 +459,20 @@ pub(super) unsafe fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> 
             let a: HbmScrubStart = read_arg(arg)?;
             let d = dev(st, call)?;
             d.check_nc(a.nc_id)?;
-            if a.hbm_index >= HBM_COUNT {
+            let channel = u8::try_from(a.hbm_index).map_err(|_| Errno::INVAL)?;
+            let kind = RegionKind::Device { channel };
+            if d.emu.with_memory(|m| m.find(kind)).is_none() {
                 return Err(Errno::INVAL);
             }
             if !d.scrubs.insert((a.nc_id, a.hbm_index)) {
                 return Err(Errno::BUSY);
             }
+            // Free memory is zeroed again at allocation; scrubbing the live blocks of the
+            // channel is what software can observe.
             let byte = a.init_val.to_le_bytes()[0];
-            for m in d.allocs.values().filter(|m| !m.host) {
-                m.region.fill(0, m.region.len(), byte)?;
+            for m in d.allocs.values().filter(|m| m.kind == kind) {
+                d.emu
+                    .with_memory(|mem| mem.fill(m.addr, len(m.size)?, byte).map_err(|_| Errno::FAULT))?;
             }
             return Ok(0);
         }
@@ -443,7 +489,7 @@ pub(super) unsafe fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> 
             for i in 0..u64::from(a.num_batches) {
                 let b: MemcpyBatch =
                     read_user_value(a.batches_ptr.addr() + i * size_of::<MemcpyBatch>() as u64)?;
-                let m = d.mem(b.mem_handle)?;
+                let m = *d.mem(b.mem_handle)?;
                 for j in 0..u64::from(b.num_ops) {
                     let op: TensorBatchOp =
                         read_user_value(b.ops_ptr.addr() + j * size_of::<TensorBatchOp>() as u64)?;
@@ -451,7 +497,7 @@ pub(super) unsafe fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> 
                         .mem_handle_offset
                         .checked_add(op.offset)
                         .ok_or(Errno::INVAL)?;
-                    buf_copy(m, at, op.buffer.addr(), op.size, a.is_copy_to_device != 0)?;
+                    buf_copy(d, &m, at, op.buffer.addr(), op.size, a.is_copy_to_device != 0)?;
                 }
             }
             return Ok(0);
@@ -469,52 +515,100 @@ pub(super) unsafe fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> 
     Err(Errno::NOSYS)
 }
 
-fn ring_of(q: &Queue, ty: u32) -> Result<Ring, Errno> {
-    match ty {
-        0 => Ok(q.tx),
-        1 => Ok(q.rx),
+/// The memory a `(host_memory, dram_channel, dram_region)` triple names.
+fn location(host_memory: u32, dram_channel: u32, dram_region: u32) -> MemLocation {
+    if host_memory != 0 {
+        MemLocation::Host
+    } else {
+        MemLocation::Device {
+            channel: dram_channel,
+            region: dram_region,
+        }
+    }
+}
+
+/// What a resource key maps (see [`resource`]); EINVAL for anything else.
+fn resource_object(d: &DeviceState, key: (u32, u32, u32)) -> Result<Object, Errno> {
+    match key {
+        (resource::BLOCK_BAR0, 0, 0) => Ok(Object {
+            backing: Backing::Registers { base: 0 },
+            len: d.bar0_size,
+        }),
+        (resource::BLOCK_UDMA, engine, 0) => {
+            let base = usize::try_from(engine)
+                .ok()
+                .and_then(|e| d.emu.unit_base(e))
+                .ok_or(Errno::INVAL)?;
+            Ok(Object {
+                backing: Backing::Registers { base },
+                len: khal::regs::unit::UNIT_SIZE as u64,
+            })
+        }
         _ => Err(Errno::INVAL),
     }
 }
 
-fn queue_init(d: &mut DeviceState, a: &DmaQueueInit) -> Result<(), Errno> {
-    if a.eng_id >= DMA_ENGINES || a.qid >= DMA_QUEUES {
+/// The ring whose progress counts as completion: RX (the destination is written), or TX
+/// for a TX-only queue.
+fn completion_ring(q: &QueueRec) -> Result<(Dir, RingRec), Errno> {
+    q.rx.map(|r| (Dir::Rx, r))
+        .or(q.tx.map(|r| (Dir::Tx, r)))
+        .ok_or(Errno::INVAL)
+}
+
+/// One direction of DMA_QUEUE_INIT: no ring (count 0 and handle 0), or a ring of `count`
+/// descriptors in the handle's memory.
+fn ring_of(d: &DeviceState, handle: u64, count: u32) -> Result<Option<RingRec>, Errno> {
+    if count == 0 && handle == 0 {
+        return Ok(None);
+    }
+    let m = d.mem(handle)?;
+    if u64::from(count) * DESC_SIZE as u64 > m.size {
         return Err(Errno::INVAL);
     }
-    let fits = |handle: u64, count: u32| -> Result<(), Errno> {
-        if count == 0 && handle == 0 {
-            return Ok(());
-        }
-        let m = d.mem(handle)?;
-        if u64::from(count) * DESC_SIZE as u64 > m.size {
-            Err(Errno::INVAL)
-        } else {
-            Ok(())
-        }
-    };
-    fits(a.tx_handle, a.tx_desc_count)?;
-    fits(a.rx_handle, a.rx_desc_count)?;
+    Ok(Some(RingRec {
+        addr: m.addr,
+        size: count,
+    }))
+}
+
+fn queue_init(d: &mut DeviceState, a: &DmaQueueInit) -> Result<(), Errno> {
+    let qid = queue_id(a.qid)?;
+    if a.eng_id >= d.engine_count() {
+        return Err(Errno::INVAL);
+    }
+    let tx = ring_of(d, a.tx_handle, a.tx_desc_count)?;
+    let rx = ring_of(d, a.rx_handle, a.rx_desc_count)?;
     if a.rxc_handle != 0 {
         d.mem(a.rxc_handle)?;
     }
-    let q = Queue {
-        tx: Ring {
-            handle: a.tx_handle,
-            len: a.tx_desc_count,
-            head: 0,
-            tail: 0,
-        },
-        rx: Ring {
-            handle: a.rx_handle,
-            len: a.rx_desc_count,
-            head: 0,
-            tail: 0,
-        },
-        rxc_handle: a.rxc_handle,
-        completed: 0,
-        acked: 0,
+    // Both rings are checked (khal validates base alignment and size) before either is
+    // programmed.
+    let config = |r: Option<RingRec>, dir| -> Result<Option<RingConfig>, Errno> {
+        r.map(|r| {
+            let c = RingConfig {
+                bus_addr: r.addr,
+                size: r.size,
+            };
+            c.validate(dir).map(|()| c).map_err(|_| Errno::INVAL)
+        })
+        .transpose()
     };
-    d.queues.insert((a.eng_id, a.qid), q);
+    let (tc, rc) = (config(tx, Dir::Tx)?, config(rx, Dir::Rx)?);
+    for (dir, c) in [(Dir::Tx, tc), (Dir::Rx, rc)] {
+        if let Some(c) = c {
+            engine(d, a.eng_id, EngineOp::InitQueue(dir, qid, c))?;
+        }
+    }
+    d.queues.insert(
+        (a.eng_id, a.qid),
+        QueueRec {
+            tx,
+            rx,
+            rxc_handle: a.rxc_handle,
+            acked: 0,
+        },
+    );
     Ok(())
 }
 
@@ -522,7 +616,7 @@ fn notif_init(
     d: &mut DeviceState,
     key: (u32, u32, u32),
     size: u32,
-    host: bool,
+    at: MemLocation,
     force: bool,
     tgid: u32,
 ) -> Result<(u64, u64), Errno> {
@@ -538,7 +632,7 @@ fn notif_init(
             }
         }
     }
-    let h = d.alloc(u64::from(size), 0, host, tgid)?;
+    let h = d.alloc(u64::from(size), 0, at, tgid)?;
     d.notif_queues.insert(key, h);
     Ok((d.mem(h)?.cookie, h))
 }
@@ -548,23 +642,21 @@ fn notif_init(
 /// # Safety
 /// `buffer` is valid for `size` bytes in the direction `to_device` says.
 unsafe fn buf_copy(
+    d: &DeviceState,
     m: &super::state::Alloc,
     offset: u64,
     buffer: u64,
     size: u64,
     to_device: bool,
 ) -> Result<(), Errno> {
+    let at = m.span(offset, size)?;
     let n = len(size)?;
-    if offset.checked_add(size).is_none_or(|end| end > m.size) {
-        return Err(Errno::INVAL);
-    }
     if to_device {
         // SAFETY: forwarded.
         let bytes = unsafe { read_user(buffer, n) }?;
-        m.region.write(offset, &bytes)
+        d.write(at, &bytes)
     } else {
-        let mut bytes = vec![0u8; n];
-        m.region.read(offset, &mut bytes)?;
+        let bytes = d.read(at, n)?;
         // SAFETY: forwarded.
         unsafe { write_user(buffer, &bytes) }
     }
@@ -578,22 +670,30 @@ fn mem_copy(
     dst_off: u64,
     size: u64,
 ) -> Result<(), Errno> {
-    let (s, t) = (d.mem(src)?, d.mem(dst)?);
+    let from = d.mem(src)?.span(src_off, size)?;
+    let to = d.mem(dst)?.span(dst_off, size)?;
     let n = len(size)?;
-    let mut bytes = vec![0u8; n];
-    s.region.read(src_off, &mut bytes)?;
-    t.region.write(dst_off, &bytes)
+    d.emu
+        .with_memory(|m| m.copy(from, to, n))
+        .map_err(|_| Errno::FAULT)
+}
+
+fn memset(d: &DeviceState, handle: u64, offset: u64, value: u32, size: u64) -> Result<(), Errno> {
+    let at = d.mem(handle)?.span(offset, size)?;
+    let byte = value.to_le_bytes()[0];
+    d.emu
+        .with_memory(|m| m.fill(at, len(size)?, byte).map_err(|_| Errno::FAULT))
 }
 
 fn alloc_with(
     d: &mut DeviceState,
     size: u64,
     align: u64,
-    host: u32,
+    at: MemLocation,
     tgid: u32,
     out: u64,
 ) -> Result<(), Errno> {
-    let h = d.alloc(size, align, host != 0, tgid)?;
+    let h = d.alloc(size, align, at, tgid)?;
     // SAFETY: `out` is the struct's `mem_handle` output address, vouched for by the caller.
     if let Err(e) = unsafe { write_user(out, &h.to_ne_bytes()) } {
         d.free(h)?;
@@ -613,9 +713,10 @@ fn program(
     d.check_nc(nc_id)?;
     let at = dst.checked_add(offset).ok_or(Errno::INVAL)?;
     let (_, m) = d.by_pa(at)?;
+    let at = m.span(at - m.pa, size)?;
     // SAFETY: `buffer` is the command's input buffer of `size` bytes, vouched for by the caller.
     let bytes = unsafe { read_user(buffer, len(size)?) }?;
-    m.region.write(at - m.pa, &bytes)
+    d.write(at, &bytes)
 }
 
 /// Handlers matched by `_IOC_NR`: each family picks its layout by exact cmd or by size.
@@ -632,15 +733,18 @@ pub(super) unsafe fn by_nr(st: &mut State, call: &Call) -> Result<c_int, Errno> 
         match nr_of(c) {
             102 if c == MEM_ALLOC_V2.code() => {
                 let a: MemAllocV2 = read_arg(arg)?;
-                alloc_with(d, a.size, a.align, a.host_memory, tgid, a.mem_handle.addr())?;
+                let at = location(a.host_memory, a.dram_channel, a.dram_region);
+                alloc_with(d, a.size, a.align, at, tgid, a.mem_handle.addr())?;
             }
             102 if c == MEM_ALLOC_V2MT.code() => {
                 let a: MemAllocV2MemType = read_arg(arg)?;
-                alloc_with(d, a.size, a.align, a.host_memory, tgid, a.mem_handle.addr())?;
+                let at = location(a.host_memory, a.dram_channel, a.dram_region);
+                alloc_with(d, a.size, a.align, at, tgid, a.mem_handle.addr())?;
             }
             102 if c == MEM_ALLOC_V2MT64.code() => {
                 let a: MemAllocV2MemType64 = read_arg(arg)?;
-                alloc_with(d, a.size, a.align, a.host_memory, tgid, a.mem_handle.addr())?;
+                let at = location(a.host_memory, a.dram_channel, a.dram_region);
+                alloc_with(d, a.size, a.align, at, tgid, a.mem_handle.addr())?;
             }
             23 if c == MEM_COPY.code() => {
                 let a: MemCopy = read_arg(arg)?;
@@ -665,9 +769,10 @@ pub(super) unsafe fn by_nr(st: &mut State, call: &Call) -> Result<c_int, Errno> 
             }
             24 if c == MEM_BUF_COPY.code() => {
                 let a: MemBufCopy = read_arg(arg)?;
-                let m = d.mem(a.mem_handle)?;
+                let m = *d.mem(a.mem_handle)?;
                 buf_copy(
-                    m,
+                    d,
+                    &m,
                     a.offset.into(),
                     a.buffer.addr(),
                     a.size.into(),
@@ -676,9 +781,10 @@ pub(super) unsafe fn by_nr(st: &mut State, call: &Call) -> Result<c_int, Errno> 
             }
             24 if c == MEM_BUF_COPY64.code() => {
                 let a: MemBufCopy64 = read_arg(arg)?;
-                let m = d.mem(a.mem_handle)?;
+                let m = *d.mem(a.mem_handle)?;
                 buf_copy(
-                    m,
+                    d,
+                    &m,
                     a.offset,
                     a.buffer.addr(),
                     a.size,
@@ -687,9 +793,10 @@ pub(super) unsafe fn by_nr(st: &mut State, call: &Call) -> Result<c_int, Errno> 
             }
             124 if c == MEM_BUF_ZEROCOPY64.code() => {
                 let a: MemBufCopy64zc = read_arg(arg)?;
-                let m = d.mem(a.mem_handle)?;
+                let m = *d.mem(a.mem_handle)?;
                 buf_copy(
-                    m,
+                    d,
+                    &m,
                     a.offset,
                     a.buffer.addr(),
                     a.size,
@@ -698,17 +805,11 @@ pub(super) unsafe fn by_nr(st: &mut State, call: &Call) -> Result<c_int, Errno> 
             }
             28 if c == MEMSET.code() => {
                 let a: Memset = read_arg(arg)?;
-                let byte = a.value.to_le_bytes()[0];
-                d.mem(a.mem_handle)?
-                    .region
-                    .fill(a.offset, len(a.size.into())?, byte)?;
+                memset(d, a.mem_handle, a.offset, a.value, a.size.into())?;
             }
             28 if c == MEMSET64.code() => {
                 let a: Memset64 = read_arg(arg)?;
-                let byte = a.value.to_le_bytes()[0];
-                d.mem(a.mem_handle)?
-                    .region
-                    .fill(a.offset, len(a.size)?, byte)?;
+                memset(d, a.mem_handle, a.offset, a.value, a.size)?;
             }
             38 if c == DMA_COPY_DESCRIPTORS.code() => {
                 let a: DmaCopyDescriptors = read_arg(arg)?;
@@ -788,12 +889,9 @@ unsafe fn copy_descs(
     if queue_type > 1 {
         return Err(Errno::INVAL);
     }
-    let m = d.mem(handle)?;
     let n = num as usize * DESC_SIZE;
-    if offset.checked_add(n as u64).is_none_or(|end| end > m.size) {
-        return Err(Errno::INVAL);
-    }
+    let at = d.mem(handle)?.span(offset, n as u64)?;
     // SAFETY: forwarded.
     let bytes = unsafe { read_user(buffer, n) }?;
-    m.region.write(offset, &bytes)
+    d.write(at, &bytes)
 }

@@ -45,7 +45,7 @@ pub(super) unsafe fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> 
         if c == DEVICE_BASIC_INFO.code() {
             let d = st.device(call.device).ok_or(Errno::NODEV)?;
             let info = DeviceBasicInfo {
-                architecture: d.config.architecture,
+                architecture: d.facts.generation.number().into(),
                 revision: d.config.revision,
             };
             write_arg(arg, &info)?;
@@ -78,12 +78,11 @@ pub(super) unsafe fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> 
         }
         if c == DMABUF_FD.code() {
             let a: DmabufFd = read_arg(arg)?;
-            let va = usize::try_from(a.va).map_err(|_| Errno::INVAL)?;
-            let size = usize::try_from(a.size).map_err(|_| Errno::INVAL)?;
+            let (va, size) = (a.va, a.size);
             // The range must lie inside one live mapping of this device.
-            let inside = st.mappings.iter().any(|(base, m)| {
-                m.device == call.device
-                    && va >= *base
+            let d = st.device(call.device).ok_or(Errno::NODEV)?;
+            let inside = d.maps.iter().any(|(base, m)| {
+                va >= *base
                     && size != 0
                     && va.checked_add(size).is_some_and(|end| end <= base + m.len)
             });
@@ -216,7 +215,7 @@ pub(super) unsafe fn by_nr(st: &mut State, call: &Call) -> Result<c_int, Errno> 
                 Dir::Read if size >= size_of::<DeviceDriverInfo>() => {
                     let d = st.device(call.device).ok_or(Errno::NODEV)?;
                     let info = DeviceDriverInfo {
-                        architecture: d.config.architecture,
+                        architecture: d.facts.generation.number().into(),
                         revision: d.config.revision,
                         version: DRIVER_VERSION,
                         size: size_of::<DeviceDriverInfo>() as u32,

@@ -1,0 +1,38 @@
+//! The resources RESOURCE_MMAP_INFO serves on the emulated kernel.
+//!
+//! The driver's block and resource enumerations are not part of the reference tables, and
+//! the real driver maps no UDMA registers to user space. The emulated kernel therefore serves
+//! register windows of its own, under block numbers far above any the driver could use, so a
+//! request for them can never be mistaken for a real one:
+//!
+//! * [`BAR0`]: the whole BAR0 register file (every UDMA unit at its arch offset);
+//! * [`udma_unit`]`(e)`: the `0x3c800`-byte register window of engine `e` alone.
+//!
+//! Every other `(block, block_id, resource)` answers EINVAL.
+//!
+//! ```
+//! use ndl_std::emulated::{EmulatedKernel, resource};
+//! use ndl_std::Ndl;
+//!
+//! let ndl = Ndl::with_kernel(EmulatedKernel::new(khal::Generation::V2, 1)?);
+//! let dev = ndl.open_device(0)?;
+//! let (block, id, res) = resource::BAR0;
+//! let bar0 = dev.map_resource(block, id, res)?;
+//! // The M2S state register of engine 0: the driver brought it up (NORMAL in all fields).
+//! use mmio::Mmio;
+//! assert_eq!(bar0.read32(0x3050_0000 + 0x200), 0x1111);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+/// Block number of the whole-BAR0 window.
+pub const BLOCK_BAR0: u32 = 0x4e00;
+/// Block number of the per-engine UDMA windows (`block_id` = engine id).
+pub const BLOCK_UDMA: u32 = 0x4e01;
+
+/// `(block, block_id, resource)` of the whole BAR0 register file.
+pub const BAR0: (u32, u32, u32) = (BLOCK_BAR0, 0, 0);
+
+/// `(block, block_id, resource)` of engine `engine`'s UDMA register window.
+pub const fn udma_unit(engine: u32) -> (u32, u32, u32) {
+    (BLOCK_UDMA, engine, 0)
+}
