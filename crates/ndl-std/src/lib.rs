@@ -31,13 +31,13 @@
 //! ```
 
 mod compat;
+pub mod copy;
+pub mod emulated;
 mod error;
 mod fd_slot;
 mod gateway;
 pub mod ioctl_codes;
 pub mod ioctl_structs;
-pub mod copy;
-pub mod emulated;
 mod kernel;
 mod mapping;
 mod ndl;
@@ -60,4 +60,8 @@ pub use khal::Generation;
 
 /// The arch types this crate dispatches to (khal's one dispatch point turns a device's
 /// generation into one of them): V2 SUNDA, V3 CAYMAN, V4 MARIANA.
-pub type Arches = (khal_sunda::Sunda, khal_cayman::Cayman, khal_mariana::Mariana);
+pub type Arches = (
+    khal_sunda::Sunda,
+    khal_cayman::Cayman,
+    khal_mariana::Mariana,
+);

@@ -104,11 +104,9 @@ impl<'a, K: Kernel> Mapping<'a, K> {
     /// Unmaps now, reporting the kernel's answer.
     pub fn unmap(self) -> Result<()> {
         let (offset, len) = (self.cookie, self.len() as u64);
-        self.kernel.munmap(self.region).map_err(|errno| Error::Mmap {
-            offset,
-            len,
-            errno,
-        })
+        self.kernel
+            .munmap(self.region)
+            .map_err(|errno| Error::Mmap { offset, len, errno })
     }
 
     /// Byte offset of descriptor slot `index`, if the slot lies inside the mapping.

@@ -12,14 +12,16 @@ use ndl_std::emulated::{DeviceConfig, ENOTSUPP, EmulatedKernel, resource};
 use ndl_std::ioctl_codes::{self, Dir};
 use ndl_std::ioctl_structs::{DmaQueueInit, NotificationsInitV2, NotificationsInitWithReallocV2};
 use ndl_std::{
-    AccessMode, BatchFrom, BatchTo, DESC_SIZE, Errno, Error, Family, Generation, Kernel,
-    MemHandle, MemLocation, Ndl, OpFrom, OpTo, QueueType,
+    AccessMode, BatchFrom, BatchTo, DESC_SIZE, Errno, Error, Family, Generation, Kernel, MemHandle,
+    MemLocation, Ndl, OpFrom, OpTo, QueueType,
 };
 use udma_desc::{CopyRequest, RingId, build_copy_pair};
 
 /// `devices` trn2 (V3) devices.
 fn ndl(devices: u32) -> Ndl<Arc<EmulatedKernel>> {
-    Ndl::with_kernel(Arc::new(EmulatedKernel::new(Generation::V3, devices).unwrap()))
+    Ndl::with_kernel(Arc::new(
+        EmulatedKernel::new(Generation::V3, devices).unwrap(),
+    ))
 }
 
 const HBM0: MemLocation = MemLocation::Device {
@@ -54,7 +56,11 @@ fn identity_queries() {
     let ndl = ndl(3);
     let dev = ndl.device(2).unwrap();
     let info = dev.info().unwrap();
-    assert_eq!((info.architecture, info.revision), (3, 1), "V3 reports arch 3");
+    assert_eq!(
+        (info.architecture, info.revision),
+        (3, 1),
+        "V3 reports arch 3"
+    );
     let model = ndl.kernel().device(2).unwrap();
     let last_unit_end = (0..model.unit_count())
         .filter_map(|u| model.unit_base(u))
@@ -62,7 +68,11 @@ fn identity_queries() {
         .unwrap() as u64
         + khal::regs::unit::UNIT_SIZE as u64;
     assert!(info.bar_size[0].is_power_of_two() && info.bar_size[0] >= last_unit_end);
-    assert_eq!(info.bar_size[1], 4 * (16 << 20), "four HBM channels of 16 MiB");
+    assert_eq!(
+        info.bar_size[1],
+        4 * (16 << 20),
+        "four HBM channels of 16 MiB"
+    );
     assert_eq!(dev.bdf().unwrap().bus_number, 0x12);
     assert_eq!(dev.host_device_id().unwrap(), 2);
     let misc = ndl.misc();
@@ -112,7 +122,10 @@ fn identity_queries() {
         let n = Ndl::with_kernel(EmulatedKernel::new(g, 1).unwrap());
         let d = n.device(0).unwrap();
         assert_eq!(d.info().unwrap().architecture, u32::from(g.number()));
-        assert_eq!(n.misc().driver_info().unwrap().architecture, u32::from(g.number()));
+        assert_eq!(
+            n.misc().driver_info().unwrap().architecture,
+            u32::from(g.number())
+        );
         assert!(d.semaphore_read(cores - 1, 0).is_ok());
         assert_eq!(
             d.semaphore_read(cores, 0).unwrap_err(),
@@ -205,7 +218,10 @@ fn memory_alloc_copy_memset_and_info() {
     );
     let big = h.mem_alloc(15 << 20, 0, HBM0, 0).unwrap();
     h.mem_free(big).unwrap();
-    assert!(h.mem_alloc(15 << 20, 0, HBM0, 0).is_ok(), "freed memory is reusable");
+    assert!(
+        h.mem_alloc(15 << 20, 0, HBM0, 0).is_ok(),
+        "freed memory is reusable"
+    );
     // The per-device (read-only) gateway serves the same commands.
     let dev = ndl.device(0).unwrap();
     dev.mem_buf_copy_from(a, 10, &mut out).unwrap();
@@ -378,7 +394,10 @@ fn dma_engines_queues_and_descriptors_run_on_the_model() {
     assert_eq!(back, data);
     let (txs, rxs) = h.dma_queue_get_state(3, 1).unwrap();
     assert_eq!((txs.head_pointer, txs.tail_pointer), (2, 2));
-    assert_eq!((rxs.head_pointer, rxs.tail_pointer, rxs.completion_head), (2, 2, 0));
+    assert_eq!(
+        (rxs.head_pointer, rxs.tail_pointer, rxs.completion_head),
+        (2, 2, 0)
+    );
     let model = ndl.kernel().device(0).unwrap();
     let stats = model.queue_stats(3, neuron_emu::Direction::M2s, 1).unwrap();
     assert_eq!((stats.packets, stats.descriptors), (2, 2));
@@ -561,22 +580,42 @@ fn notifications_and_mmap_pairing() {
     let tx_q0 = unit5 + 0x1000; // TX queue 0's block
     bar0.write32(tx_q0 + 0x28, 0x1234_5600); // drbp_low, plain storage
     assert_eq!(model.read32(tx_q0 + 0x28), 0x1234_5600);
-    assert_eq!(bar0.read32(unit5 + 0x200), 0x1111, "M2S state: NORMAL since probe");
+    assert_eq!(
+        bar0.read32(unit5 + 0x200),
+        0x1111,
+        "M2S state: NORMAL since probe"
+    );
     let (block, id, res) = resource::udma_unit(5);
     let unit = h.map_resource(block, id, res).unwrap();
     assert_eq!(unit.len(), khal::regs::unit::UNIT_SIZE);
-    assert_eq!(unit.read32(0x1000 + 0x28), 0x1234_5600, "the same registers");
-    assert_eq!(unit.read32(khal::regs::unit::UNIT_SIZE), mmio::BUS_ERROR_READ);
+    assert_eq!(
+        unit.read32(0x1000 + 0x28),
+        0x1234_5600,
+        "the same registers"
+    );
+    assert_eq!(
+        unit.read32(khal::regs::unit::UNIT_SIZE),
+        mmio::BUS_ERROR_READ
+    );
     let mut word = [0u8; 4];
     unit.read_bytes(0x1028, &mut word).unwrap();
     assert_eq!(u32::from_le_bytes(word), 0x1234_5600);
     assert!(
-        matches!(unit.read_bytes(0x1029, &mut word), Err(Error::Mmap { errno: Errno::INVAL, .. })),
+        matches!(
+            unit.read_bytes(0x1029, &mut word),
+            Err(Error::Mmap {
+                errno: Errno::INVAL,
+                ..
+            })
+        ),
         "registers take aligned words"
     );
     drop((bar0, unit));
     assert!(h.map_resource(4, 0, 0).is_err());
-    assert!(h.map_resource(resource::BLOCK_UDMA, 132, 0).is_err(), "V3 has 132 engines");
+    assert!(
+        h.map_resource(resource::BLOCK_UDMA, 132, 0).is_err(),
+        "V3 has 132 engines"
+    );
     let mem = h.mem_alloc(8192, 0, MemLocation::Host, 0).unwrap();
     let pa = h.mem_get_extended_info(mem, 0).unwrap().pa;
     h.mem_buf_copy_to(mem, 4096, b"page two").unwrap();
@@ -588,9 +627,7 @@ fn notifications_and_mmap_pairing() {
     let fd = ndl.misc().dmabuf_fd(m.addr(), 4096).unwrap();
     assert!(fd >= 1000);
     assert_eq!(
-        ndl.misc()
-            .dmabuf_fd(m.addr(), 3 * 4096)
-            .unwrap_err(),
+        ndl.misc().dmabuf_fd(m.addr(), 3 * 4096).unwrap_err(),
         ioctl_err("NEURON_IOCTL_DMABUF_FD", Errno::INVAL)
     );
     // mmap needs the read-write handle fd: the O_RDONLY cached fd is refused.

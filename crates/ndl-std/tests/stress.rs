@@ -44,7 +44,9 @@ impl Kernel for SlowOpen {
 fn sixty_four_threads_first_touch_leave_one_fd_per_device() {
     const THREADS: usize = 64;
     const DEVICES: u32 = 4;
-    let ndl = Arc::new(Ndl::with_kernel(SlowOpen(EmulatedKernel::new(Generation::V2, DEVICES).unwrap())));
+    let ndl = Arc::new(Ndl::with_kernel(SlowOpen(
+        EmulatedKernel::new(Generation::V2, DEVICES).unwrap(),
+    )));
     let start = Arc::new(Barrier::new(THREADS));
     let handles: Vec<_> = (0..THREADS)
         .map(|t| {
@@ -96,7 +98,9 @@ fn sixty_four_threads_first_touch_leave_one_fd_per_device() {
 fn close_all_during_live_calls_never_uses_a_closed_or_reused_fd() {
     const WORKERS: u32 = 8;
     const ROUNDS: usize = 300;
-    let ndl = Arc::new(Ndl::with_kernel(EmulatedKernel::new(Generation::V2, WORKERS).unwrap()));
+    let ndl = Arc::new(Ndl::with_kernel(
+        EmulatedKernel::new(Generation::V2, WORKERS).unwrap(),
+    ));
     let handles: Vec<_> = (0..WORKERS)
         .map(|index| {
             let ndl = Arc::clone(&ndl);

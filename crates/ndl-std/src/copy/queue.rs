@@ -8,7 +8,9 @@ use khal::regs::QueueReg;
 use khal::regs::queue::{Dir, RingPtr};
 use khal::udma::{EngineParams, RING_ALIGN, RingConfig, Udma, UdmaState};
 use mmio::{Mmio, MmioExt, Window};
-use udma_desc::{CopyRequest, DESC_BYTES, DescRing, Direction, MAX_TRANSFER_BYTES, QueueId, RingPair};
+use udma_desc::{
+    CopyRequest, DESC_BYTES, DescRing, Direction, MAX_TRANSFER_BYTES, QueueId, RingPair,
+};
 
 use super::CopyError;
 use crate::emulated::resource;

@@ -8,10 +8,10 @@ use zerocopy::FromZeros;
 use crate::ioctl_codes::*;
 use crate::ioctl_structs::{
     Crwl, DeviceBdf, DeviceInfo, DeviceReady, DeviceReset, DmaAckCompleted, DmaCopyDescriptors,
-    DmaCopyDescriptors64, DmaDescriptorCopyout, DmaEngGetState, DmaEngInit, DmaEngSetState, DmaEngState,
-    DmaQueueCopyStart, DmaQueueGetState, DmaQueueInit, DmaQueueInitBatch, DmaQueueRelease,
-    DmaQueueState, Event, HbmScrubStart, HbmScrubWait, HostDeviceId, MemAlloc, MemAllocV2,
-    MemAllocV2MemType, MemAllocV2MemType64, MemBufCopy, MemBufCopy64, MemBufCopy64zc,
+    DmaCopyDescriptors64, DmaDescriptorCopyout, DmaEngGetState, DmaEngInit, DmaEngSetState,
+    DmaEngState, DmaQueueCopyStart, DmaQueueGetState, DmaQueueInit, DmaQueueInitBatch,
+    DmaQueueRelease, DmaQueueState, Event, HbmScrubStart, HbmScrubWait, HostDeviceId, MemAlloc,
+    MemAllocV2, MemAllocV2MemType, MemAllocV2MemType64, MemBufCopy, MemBufCopy64, MemBufCopy64zc,
     MemBufCopy64zcBatches, MemCopy, MemCopy64, MemFree, MemGetExtendedInfo, MemGetMcMmapInfo,
     MemGetMcMmapInfoV2, MemcpyBatch, Memset, Memset64, NotificationsInitV2,
     NotificationsInitWithReallocV2, PowerProfile, ProgramEngineNc, ProgramEngineNc64,
@@ -471,8 +471,10 @@ pub(super) unsafe fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> 
             // channel is what software can observe.
             let byte = a.init_val.to_le_bytes()[0];
             for m in d.allocs.values().filter(|m| m.kind == kind) {
-                d.emu
-                    .with_memory(|mem| mem.fill(m.addr, len(m.size)?, byte).map_err(|_| Errno::FAULT))?;
+                d.emu.with_memory(|mem| {
+                    mem.fill(m.addr, len(m.size)?, byte)
+                        .map_err(|_| Errno::FAULT)
+                })?;
             }
             return Ok(0);
         }
@@ -497,7 +499,14 @@ pub(super) unsafe fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> 
                         .mem_handle_offset
                         .checked_add(op.offset)
                         .ok_or(Errno::INVAL)?;
-                    buf_copy(d, &m, at, op.buffer.addr(), op.size, a.is_copy_to_device != 0)?;
+                    buf_copy(
+                        d,
+                        &m,
+                        at,
+                        op.buffer.addr(),
+                        op.size,
+                        a.is_copy_to_device != 0,
+                    )?;
                 }
             }
             return Ok(0);

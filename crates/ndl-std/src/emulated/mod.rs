@@ -130,12 +130,13 @@ impl EmulatedKernel {
                 .ok_or_else(unsupported)?
                 .map_err(|source| BuildError::Memory { index, source })?;
             // Probe: the driver brings every engine up before the node can be opened.
-            arch::bring_up_all(generation, &emu)
-                .map_err(|(engine, reason)| BuildError::BringUp {
+            arch::bring_up_all(generation, &emu).map_err(|(engine, reason)| {
+                BuildError::BringUp {
                     index,
                     engine,
                     reason,
-                })?;
+                }
+            })?;
             match config.execution {
                 Execution::OnDoorbell => emu.set_exec_mode(ExecMode::OnDoorbell),
                 Execution::Manual => emu.set_exec_mode(ExecMode::Manual),

@@ -11,6 +11,8 @@
 //! Every other `(block, block_id, resource)` answers EINVAL.
 //!
 //! ```
+//! use khal::Arch;
+//! use mmio::Mmio;
 //! use ndl_std::emulated::{EmulatedKernel, resource};
 //! use ndl_std::Ndl;
 //!
@@ -18,9 +20,12 @@
 //! let dev = ndl.open_device(0)?;
 //! let (block, id, res) = resource::BAR0;
 //! let bar0 = dev.map_resource(block, id, res)?;
-//! // The M2S state register of engine 0: the driver brought it up (NORMAL in all fields).
-//! use mmio::Mmio;
-//! assert_eq!(bar0.read32(0x3050_0000 + 0x200), 0x1111);
+//! // Engine 5's M2S state register: brought up at probe, NORMAL in all four fields.
+//! let unit = khal_sunda::Sunda::udma_engine_offset(5)? as usize;
+//! assert_eq!(bar0.read32(unit + 0x200), 0x1111);
+//! // The same register through engine 5's own window.
+//! let (block, id, res) = resource::udma_unit(5);
+//! assert_eq!(dev.map_resource(block, id, res)?.read32(0x200), 0x1111);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 

@@ -244,10 +244,12 @@ impl DeviceState {
         let len = usize::try_from(size).map_err(|_| Errno::NOMEM)?;
         let addr = self.emu.with_memory(|m| {
             let region = m.find(kind).ok_or(Errno::INVAL)?;
-            let addr = m.alloc(region, size, align.max(PAGE)).map_err(|e| match e {
-                AllocError::OutOfMemory { .. } => Errno::NOMEM,
-                _ => Errno::INVAL,
-            })?;
+            let addr = m
+                .alloc(region, size, align.max(PAGE))
+                .map_err(|e| match e {
+                    AllocError::OutOfMemory { .. } => Errno::NOMEM,
+                    _ => Errno::INVAL,
+                })?;
             m.fill(addr, len, 0).map_err(|_| Errno::FAULT)?;
             Ok(addr)
         })?;
