@@ -13,9 +13,26 @@
 //! bits 0..31  fd
 //! ```
 //!
-//! A word equal to 0 is an empty slot. Reusing an fd *number* is harmless: a pin CAS only
-//! succeeds on the exact word it read, and an identical word means that very number is the
-//! cached, open fd at that moment.
+//! A word equal to 0 is an empty slot.
+//!
+//! **Fast path: one atomic.** A call pins with a single `fetch_add` of one pin and checks
+//! the word it returns: an open, cached fd that is not closing is pinned, done. Otherwise the
+//! pin it just added is *transient* and is dropped again (exactly like an unpin, so it may be
+//! the last pin of a closing slot and close the fd) before the slow path runs. Unpin is one
+//! `fetch_sub`. So a call costs two atomic read-modify-writes, the minimum for a count.
+//!
+//! Transient pins mean the pin field may be non-zero on an empty slot, and that the pin that
+//! takes a closing slot to zero may be anyone's. Hence:
+//! * a first-touch install keeps the transient pins it finds (CAS from the exact word read,
+//!   adding the fd, OCCUPIED and its own pin);
+//! * whoever takes a CLOSING slot's pins to zero claims the close with a CAS from exactly
+//!   `CLOSING | OCCUPIED | fd` (zero pins) to 0. At most one claim succeeds per such state,
+//!   and the state names the fd to close, so the fd is closed exactly once even when a
+//!   transient pin slips in between a decrement and its claim (that pin's own decrement then
+//!   makes the claim).
+//!
+//! Reusing an fd *number* is harmless: a CAS only succeeds on the exact word it read, and an
+//! identical word means that very number is the cached fd in that very state at that moment.
 
 use crate::kernel::{Errno, Kernel, RawFd};
 use crate::sync::{AtomicU64, Ordering};
@@ -25,6 +42,10 @@ const OCCUPIED: u64 = 1 << 32;
 const PIN_SHIFT: u32 = 33;
 const PIN: u64 = 1 << PIN_SHIFT;
 const MAX_PINS: u64 = (1 << 30) - 1;
+/// The fast path pins below this count only: transient pins may push the count past it by
+/// at most the number of threads in `pin` at once, which can never reach [`MAX_PINS`] (no
+/// carry into CLOSING).
+const FAST_PINS: u64 = 1 << 29;
 const PIN_MASK: u64 = MAX_PINS << PIN_SHIFT;
 const CLOSING: u64 = 1 << 63;
 
@@ -73,7 +94,23 @@ impl FdSlot {
     /// First-touch races are settled by compare-and-swap: the thread whose install fails
     /// closes its own fd and pins the winner's. While close-all is draining the slot, the
     /// call gets a private fd of its own (closed when the guard drops) instead of waiting.
+    #[inline]
     pub fn pin<'a, K: Kernel + ?Sized>(
+        &'a self,
+        kernel: &'a K,
+        open: impl Fn() -> Result<RawFd, Errno>,
+    ) -> Result<PinnedFd<'a, K>, Errno> {
+        let prev = self.word.fetch_add(PIN, Ordering::Acquire);
+        if prev & (OCCUPIED | CLOSING) == OCCUPIED && pins(prev) < FAST_PINS {
+            return Ok(PinnedFd::new(fd_of(prev), Owner::Slot(self), kernel));
+        }
+        // Not an open, idle-enough slot: drop the transient pin, then take the slow path.
+        self.unpin(kernel);
+        self.pin_slow(kernel, open)
+    }
+
+    #[cold]
+    fn pin_slow<'a, K: Kernel + ?Sized>(
         &'a self,
         kernel: &'a K,
         open: impl Fn() -> Result<RawFd, Errno>,
@@ -81,10 +118,12 @@ impl FdSlot {
         let mut w = self.word.load(Ordering::Acquire);
         loop {
             if w & OCCUPIED == 0 {
+                // Empty, perhaps with other threads' transient pins in the count: install
+                // over exactly this word, keeping them.
                 let fd = open()?;
                 match self.word.compare_exchange(
-                    0,
-                    cached(fd) | PIN,
+                    w,
+                    (w | cached(fd)) + PIN,
                     Ordering::AcqRel,
                     Ordering::Acquire,
                 ) {
@@ -95,7 +134,7 @@ impl FdSlot {
                         w = current;
                     }
                 }
-            } else if w & CLOSING != 0 || pins(w) == MAX_PINS {
+            } else if w & CLOSING != 0 || pins(w) >= FAST_PINS {
                 let fd = open()?;
                 return Ok(PinnedFd::new(fd, Owner::Transient, kernel));
             } else {
@@ -112,15 +151,27 @@ impl FdSlot {
         }
     }
 
-    /// Drops one pin; the last pin of a slot marked by close-all closes the fd.
+    /// Drops one pin; whoever takes a closing slot to zero pins claims and closes the fd.
+    #[inline]
     fn unpin<K: Kernel + ?Sized>(&self, kernel: &K) {
         let prev = self.word.fetch_sub(PIN, Ordering::AcqRel);
         if prev & CLOSING != 0 && pins(prev) == 1 {
-            // Nobody else may touch a closing slot with no pins: this thread owns the fd.
-            self.word.store(0, Ordering::Release);
-            // SAFETY: the fd came from `open`, was unpublished from the slot just now, and
-            // no call holds it (pin count reached zero).
-            unsafe { kernel.close(fd_of(prev)) };
+            self.claim_close(prev - PIN, kernel);
+        }
+    }
+
+    /// Closes the fd of `drained` (a `CLOSING | OCCUPIED | fd` word with no pins) if the slot
+    /// still holds exactly that word; otherwise a pin arrived meanwhile and its unpin claims.
+    #[cold]
+    fn claim_close<K: Kernel + ?Sized>(&self, drained: u64, kernel: &K) {
+        if self
+            .word
+            .compare_exchange(drained, 0, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
+        {
+            // SAFETY: the fd came from `open`; the CAS unpublished it from a closing slot
+            // with no pins, so no call holds it and nobody else can claim it.
+            unsafe { kernel.close(fd_of(drained)) };
         }
     }
 

@@ -152,3 +152,33 @@ fn close_all_racing_first_touch_and_fd_reuse() {
         assert_eq!(k.live(), 0);
     });
 }
+
+#[test]
+fn a_pin_racing_the_last_unpin_of_a_closing_slot_closes_once() {
+    model(|| {
+        let k = Arc::new(LoomKernel::default());
+        let slot = Arc::new(FdSlot::new());
+        call(&slot, &k); // cached
+        let held = slot
+            .pin(&*k, || Err(Errno::NODEV))
+            .expect("the cached fd is pinned without opening");
+        assert!(!slot.close(&*k), "a pinned slot is only marked");
+        let t = {
+            let (k, slot) = (Arc::clone(&k), Arc::clone(&slot));
+            // Its fast-path pin lands on the closing slot and is dropped again: it may be the
+            // pin that takes the count to zero, and must then close the fd itself.
+            thread::spawn(move || call(&slot, &k))
+        };
+        drop(held);
+        t.join().unwrap();
+        // The double-close and closed-fd assertions of the loom kernel held. The other call
+        // may have re-cached a fresh fd after the drain; a second teardown leaves nothing.
+        slot.close(&*k);
+        assert_eq!(slot.cached(), None);
+        assert_eq!(k.live(), 0);
+        assert_eq!(
+            k.opens.load(Ordering::SeqCst),
+            k.closes.load(Ordering::SeqCst)
+        );
+    });
+}
