@@ -2,7 +2,9 @@
 //!
 //! Both sides issue HOST_DEVICE_ID on the gateway's cached fd, opened on an ordinary temp
 //! file, so the kernel answers ENOTTY at once and the syscall is as cheap as it gets: the
-//! gateway's share (index check, pin CAS, unpin, result mapping) is at its most visible.
+//! gateway's share (index check, pin `fetch_add`, unpin `fetch_sub`, result mapping) is at its
+//! most visible. (A profile shows most of it in the unpin's locked RMW right after the
+//! syscall returns.)
 #![allow(missing_docs)]
 
 use std::hint::black_box;

@@ -97,6 +97,7 @@ impl<'a, K: Kernel> Device<'a, K> {
     }
 
     /// Pins this gateway's fd for one call (opening the cached fd on first use).
+    #[inline]
     pub fn pin(&self) -> Result<PinnedFd<'a, K>> {
         let ndl = self.ndl;
         match self.source {
