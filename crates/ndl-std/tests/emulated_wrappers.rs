@@ -568,9 +568,25 @@ fn notifications_and_mmap_pairing() {
     let mut back = [0u8; 4];
     h.mem_buf_copy_from(mem2, 4, &mut back).unwrap();
     assert_eq!(u32::from_le_bytes(back), 0x1111_2222);
+    assert_eq!(q.read32(2), mmio::BUS_ERROR_READ, "misaligned");
+    assert_eq!(q.read32(4096), mmio::BUS_ERROR_READ, "past the window");
+    q.write32(4096, 1); // dropped
     assert_eq!(ndl.kernel().mappings(), 1);
     drop(q);
     assert_eq!(ndl.kernel().mappings(), 0, "unmapped on drop");
+    // munmap reports: a region of another kernel is refused (and still unmapped from its
+    // own kernel when dropped).
+    let other = EmulatedKernel::new(Generation::V3, 1).unwrap();
+    let q = h.map(cookie2, 4096).unwrap();
+    let region = h.map(cookie2, 4096).unwrap();
+    assert_eq!(ndl.kernel().mappings(), 2);
+    q.unmap().unwrap();
+    let fd = h.fd();
+    // SAFETY: `fd` is the open handle's read-write fd; the region is only unmapped.
+    let r = unsafe { ndl.kernel().mmap(fd, 4096, cookie2) }.unwrap();
+    assert_eq!(other.munmap(r), Err(Errno::INVAL));
+    drop(region);
+    assert_eq!(ndl.kernel().mappings(), 0);
     // Resource mapping: the info ioctl's cookie, then mmap. BAR0 is the model's register
     // file: a write through the mapping is a register write of the device.
     let model = ndl.kernel().device(0).unwrap();
