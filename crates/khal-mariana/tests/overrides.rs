@@ -173,3 +173,23 @@ fn v4_registrar_runs_the_v3_layer_and_keeps_its_error() {
         None
     );
 }
+
+#[test]
+fn v4_has_v3s_markers_and_engine_defaults() {
+    // The markers V4 restates (not overrides): these bounds only compile if Mariana has
+    // them. That V4 lacks V2's `AxiErrorAborts` is a compile-fail case in khal's tests/ui.
+    fn v3_markers<A: khal::caps::StrongOrder + khal::caps::RingIdErrorMasking>() -> Generation {
+        A::GENERATION
+    }
+    fn v4_marker<A: khal::caps::NotificationMask>() -> bool {
+        A::HAS_NOTIFICATION_MASK
+    }
+    assert_eq!(v3_markers::<Cayman>(), Generation::V3);
+    assert_eq!(v3_markers::<Mariana>(), Generation::V4);
+    assert!(v4_marker::<Mariana>());
+    // Engine-init defaults follow the inherited packet limit.
+    assert_eq!(
+        khal::udma::EngineParams::for_arch::<Mariana>(),
+        khal::udma::EngineParams::for_arch::<Cayman>()
+    );
+}

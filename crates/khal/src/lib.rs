@@ -9,7 +9,9 @@
 //!   typed [`mmio::Register`]s, every offset checked at compile time against
 //!   `reference/udma-registers.tsv`.
 //! * [`udma`]: engine and queue bring-up and configuration over any [`mmio::Mmio`] window;
-//!   the doorbell ([`udma_desc::Doorbell`]) for any unit window.
+//!   the doorbell ([`udma_desc::Doorbell`]) for any unit window; the product's post-init
+//!   steps, each bounded on the generations that run it ([`caps::AxiErrorAborts`] for V2's
+//!   AXI-error aborts, [`caps::RingIdErrorMasking`] for V3/V4's ring-id error masking).
 //! * [`ArchLatch`]: the first-wins host generation latch; a device of another generation is
 //!   an error.
 //! * [`dispatch`]: the one point where a run-time [`Generation`] becomes a call of
@@ -21,10 +23,27 @@
 //!   exactly one initialiser, failing layers fail the init, separate cleanup and free,
 //!   re-init after free).
 //!
-//! Not modelled, for lack of facts in the reference tables: the Target Translation Table's
-//! own registers (revision 4 gating exists: [`TargetTranslation`]), the pre-revision-4
-//! target-steering layout, the S2M "no descriptor" policy register and the per-arch clock
-//! divider.
+//! # Not modelled (no facts)
+//!
+//! The 2.25.4.0 reference tables (`udma-registers.tsv`, `udma-bitfields.tsv`,
+//! `udma-notes.md`, `arch-*.tsv`) give no register offset, field or value for the items
+//! below. Rather than invent addresses, this crate has **no public function, type or error
+//! variant for them**; a caller that needs one has to bring the facts first.
+//!
+//! * **Target Translation Table (TTT).** Revision 4 has one, but none of its registers is in
+//!   the reference. The only revision-4 steering feature with facts is the `vmpr_v4`
+//!   per-queue selector layout ([`udma::Udma::set_queue_target`], bounded on
+//!   [`SteeringLayoutV4`]).
+//! * **Pre-revision-4 target-steering layout.** Older revisions place the address-high
+//!   selectors elsewhere; the reference gives only revision 4's. Every supported generation
+//!   is revision 4, and the steering API does not compile for an arch whose revision type is
+//!   older ([`Rev3`]).
+//! * **S2M "no descriptor" policy** (drop-or-wait when an RX queue has no descriptor, with
+//!   its timeout). No register or field for it is in the reference; engine init leaves it at
+//!   its reset value.
+//! * **Per-arch clock divider.** The project's issues name a per-generation clock-divider
+//!   value among V4's differences from V3, but neither the value nor its register is in the
+//!   reference; [`Scalars`] has no field for it and engine init writes none.
 #![no_std]
 #![cfg_attr(
     not(test),
@@ -52,7 +71,7 @@ pub use latch::{ArchLatch, Bound, LatchError};
 
 pub use arch::{
     Arch, ArchError, Generation, InvalidGeneration, PCI_VENDOR_ID, Platform, Product,
-    RegistrarError, RegistrarInput, Registration, Rev3, Rev4, Scalars, TargetTranslation,
+    RegistrarError, RegistrarInput, Registration, Rev3, Rev4, Scalars, SteeringLayoutV4,
     UDMA_UNIT_WINDOW, UdmaRevision, UnknownDeviceId, VersionWindow, WRITE_BLOCKED_QUEUE_REGS,
     WaitTimes, register_common,
 };

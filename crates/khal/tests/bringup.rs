@@ -30,8 +30,58 @@ fn iofic_writes(dir: &str) -> Vec<(usize, u32)> {
         .collect()
 }
 
-/// The expected engine-init writes, from the notes' table (literal values per arch).
+/// Step 7 (prefetch and burst setup) for max descriptors per packet `n`, with the notes'
+/// formulas: `desc_pref_cfg_2` = n | force-RR bit 16; `desc_pref_cfg_3` = n<<8 | 8<<4 | 1
+/// (TX, then RX); AXI descriptor-read bursts 0x0001_0008 (TX, RX).
+fn prefetch_writes(n: u32) -> [(usize, u32); 5] {
+    let cfg3 = (n << 8) | (8 << 4) | 1;
+    [
+        (0x304, n | (1 << 16)),
+        (0x308, cfg3),
+        (0x20308, cfg3),
+        (0x11c, 0x0001_0008),
+        (0x2011c, 0x0001_0008),
+    ]
+}
+
+/// The notes' table for N = 65, as printed there.
+const PREFETCH_65: [(usize, u32); 5] = [
+    (0x304, 0x0001_0041),
+    (0x308, 0x0000_4181),
+    (0x20308, 0x0000_4181),
+    (0x11c, 0x0001_0008),
+    (0x2011c, 0x0001_0008),
+];
+
+/// N = 128 (V2's packet limit), worked by hand: 0x80 | 0x1_0000; 0x8000 | 0x80 | 0x1.
+const PREFETCH_128: [(usize, u32); 5] = [
+    (0x304, 0x0001_0080),
+    (0x308, 0x0000_8081),
+    (0x20308, 0x0000_8081),
+    (0x11c, 0x0001_0008),
+    (0x2011c, 0x0001_0008),
+];
+
+#[test]
+fn prefetch_formula_reproduces_the_notes_table_and_the_hand_worked_128_vector() {
+    assert_eq!(prefetch_writes(65), PREFETCH_65);
+    assert_eq!(prefetch_writes(128), PREFETCH_128);
+}
+
+/// The expected engine-init writes, from the notes' table (literal values per arch), with
+/// the step-7 writes `prefetch` (the notes' N = 65 table for V3/V4 by default).
 fn expected_init(arch: &str) -> Vec<(usize, u32)> {
+    expected_init_with(
+        arch,
+        if arch == "v2" {
+            PREFETCH_128
+        } else {
+            PREFETCH_65
+        },
+    )
+}
+
+fn expected_init_with(arch: &str, prefetch: [(usize, u32); 5]) -> Vec<(usize, u32)> {
     let mut w = Vec::new();
     for n in 0..16 {
         w.push((0x1020 + n * 0x1000, 0x0003_0000));
@@ -71,28 +121,22 @@ fn expected_init(arch: &str) -> Vec<(usize, u32)> {
     w.extend(m2s);
     w.extend(s2m);
     w.push((0x20380, 0x0000_1004));
-    w.extend([
-        (0x304, 0x0001_0041),
-        (0x308, 0x0000_4181),
-        (0x20308, 0x0000_4181),
-        (0x11c, 0x0001_0008),
-        (0x2011c, 0x0001_0008),
-    ]);
+    w.extend(prefetch);
     w
 }
 
 fn init_on<A: Arch>(arch: &str) {
+    init_with::<A>(arch, EngineParams::for_arch::<A>(), &expected_init(arch));
+}
+
+fn init_with<A: Arch>(arch: &str, params: EngineParams, expected: &[(usize, u32)]) {
     let regs = Regs::new();
     regs.preset(0x2012c, 0xffff_fc55);
     regs.preset(0x3b460, 0xffff_ffff);
-    let e = Udma::<A, _>::init(&regs, EngineParams::for_arch::<A>()).unwrap();
+    let e = Udma::<A, _>::init(&regs, params).unwrap();
     assert_eq!(e.queue_count(), 16);
     assert_eq!(regs.lost(), 0);
-    assert_eq!(
-        regs.writes().as_slice(),
-        expected_init(arch).as_slice(),
-        "{arch}"
-    );
+    assert_eq!(regs.writes().as_slice(), expected, "{arch}");
     let reads: Vec<_> = regs
         .trace()
         .iter()
@@ -115,6 +159,33 @@ fn engine_init_matches_the_reference_sequence_on_every_arch() {
     init_on::<Sunda>("v2");
     init_on::<Cayman>("v3");
     init_on::<Mariana>("v4");
+}
+
+#[test]
+fn engine_params_default_to_the_arch_packet_limit() {
+    assert_eq!(EngineParams::for_arch::<Sunda>().max_descs_per_packet, 128);
+    assert_eq!(EngineParams::for_arch::<Cayman>().max_descs_per_packet, 65);
+    assert_eq!(EngineParams::for_arch::<Mariana>().max_descs_per_packet, 65);
+    let p = EngineParams::for_arch::<Sunda>().with_max_descs_per_packet(40);
+    assert_eq!(
+        p,
+        EngineParams {
+            queue_count: 0xff,
+            max_descs_per_packet: 40,
+            hw_revision: None
+        }
+    );
+}
+
+#[test]
+fn v2_engine_init_with_the_kernel_product_value_writes_the_notes_n65_table() {
+    // The kernel passes 65 on V2 too; the explicit override reproduces its sequence exactly.
+    let kernel = EngineParams::for_arch::<Sunda>()
+        .with_max_descs_per_packet(Sunda::SCALARS.descs_per_packet_at_init);
+    init_with::<Sunda>("v2", kernel, &expected_init_with("v2", PREFETCH_65));
+    // And an override on V3 is honoured as well.
+    let p = EngineParams::for_arch::<Cayman>().with_max_descs_per_packet(128);
+    init_with::<Cayman>("v3", p, &expected_init_with("v3", PREFETCH_128));
 }
 
 #[test]
@@ -428,20 +499,20 @@ fn prefetch_config_matches_the_notes_formula_table() {
     let regs = Regs::new();
     let e = Udma::<Sunda, _>::attach(&regs, 0xff, None).unwrap();
     e.set_max_descs_per_packet(128).unwrap();
-    assert_eq!(
-        regs.writes().as_slice(),
-        [
-            (0x304, 0x0001_0080),
-            (0x308, 0x0000_8081),
-            (0x20308, 0x0000_8081),
-            (0x11c, 0x0001_0008),
-            (0x2011c, 0x0001_0008)
-        ]
-    );
+    assert_eq!(regs.writes().as_slice(), PREFETCH_128);
+    regs.clear_trace();
+    e.set_max_descs_per_packet(65).unwrap();
+    assert_eq!(regs.writes().as_slice(), PREFETCH_65);
+    regs.clear_trace();
     assert_eq!(
         e.set_max_descs_per_packet(0),
         Err(UdmaError::BadMaxDescsPerPacket { value: 0 })
     );
+    assert_eq!(
+        e.set_max_descs_per_packet(129),
+        Err(UdmaError::BadMaxDescsPerPacket { value: 129 })
+    );
+    assert!(regs.trace().is_empty(), "a refused value writes nothing");
 }
 
 #[test]

@@ -1,5 +1,5 @@
-// Target steering / translation needs UDMA revision 4: an engine whose arch has an older
-// revision type must not compile the call.
+// Per-queue target steering uses the revision-4 `vmpr_v4` selector layout, the only one the
+// reference gives: an engine whose arch has an older revision type must not compile the call.
 use khal::caps::{IoficCaps, PacketCaps};
 use khal::udma::{QueueTarget, Udma};
 use khal::{Arch, Generation, Product, Rev3, Scalars};
