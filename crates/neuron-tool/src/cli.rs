@@ -122,6 +122,9 @@ pub struct DescBuildArgs {
     /// Ask for a destination (RX) completion interrupt.
     #[arg(long)]
     pub int: bool,
+    /// Chip generation whose rules apply (SOW is refused on sunda).
+    #[arg(long, value_enum, default_value_t = ArchName::Cayman)]
+    pub arch: ArchName,
 }
 
 /// `neuron-tool desc decode`.
@@ -152,9 +155,12 @@ pub struct RingDecodeArgs {
     /// Decode as an RX ring.
     #[arg(long)]
     pub rx: bool,
-    /// The ring id (phase, 0..3) the engine expects at slot 0.
+    /// The ring id (phase, 0..3) the engine expects at its head slot (1 after a queue reset).
     #[arg(long, default_value_t = 1)]
     pub phase: u32,
+    /// The slot the engine's head is at (its phase flips +1 mod 4 when it wraps past the end).
+    #[arg(long, default_value_t = 0)]
+    pub head: u32,
 }
 
 /// `neuron-tool ioctl ...`.
@@ -200,8 +206,11 @@ pub struct RegsArgs {
 #[derive(Debug, Args)]
 pub struct ArchArgs {
     /// PCI device id, e.g. 0x7364.
-    #[arg(long, value_parser = parse_u32_arg)]
-    pub device_id: u32,
+    #[arg(long, value_parser = parse_u32_arg, required_unless_present = "arch")]
+    pub device_id: Option<u32>,
+    /// Or the generation by code name.
+    #[arg(long, value_enum, conflicts_with = "device_id")]
+    pub arch: Option<ArchName>,
 }
 
 /// `neuron-tool bench ...`.
