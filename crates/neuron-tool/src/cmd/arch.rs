@@ -11,30 +11,69 @@ use crate::arch_select::{ArchVisitor, dispatch};
 use crate::cli::ArchArgs;
 use crate::error::{Result, ToolError};
 
-/// Numbers at or above this print in hex (offsets, sizes, masks); smaller ones are counts.
-const HEX_FROM: u64 = 0x1_0000;
+/// Scalars whose names hold one of these words (split at `_`) are addresses, sizes or bit
+/// masks and print in hex; the rest (counts, milliseconds, ids) in decimal.
+const HEX_WORDS: [&str; 9] = [
+    "offset", "offsets", "base", "bases", "size", "stride", "mask", "map", "carveout",
+];
 
-/// Rewrites the pretty `Debug` of the scalars (every field by name, always in sync with
-/// `khal::Scalars`) as `name  value` lines, large numbers in hex.
-fn scalar_lines(debug: &str) -> Vec<String> {
-    let num = |v: &str| match v.parse::<u64>() {
-        Ok(n) if n >= HEX_FROM => format!("{n:#x}"),
-        _ => v.to_string(),
+/// Rewrites every decimal number of `value` in hex.
+fn hex_numbers(value: &str) -> String {
+    let mut out = String::new();
+    let mut digits = String::new();
+    let mut prev_word = false;
+    let flush = |digits: &mut String, out: &mut String| {
+        if let Ok(n) = digits.parse::<u64>() {
+            out.push_str(&format!("{n:#x}"));
+        } else {
+            out.push_str(digits);
+        }
+        digits.clear();
     };
-    let mut lines = Vec::new();
-    for raw in debug.lines().skip(1) {
-        let t = raw.trim().trim_end_matches(',');
-        if t == "}" || t.is_empty() {
+    for c in value.chars() {
+        if c.is_ascii_digit() && (!prev_word || !digits.is_empty()) {
+            digits.push(c);
             continue;
         }
-        let indent = raw.len() - raw.trim_start().len();
-        let pad = " ".repeat(indent.saturating_sub(4));
-        match t.split_once(": ") {
-            Some((name, value)) => lines.push(format!("{pad}{name:<34} {}", num(value))),
-            None => lines.push(format!("{pad}{}", num(t))),
+        flush(&mut digits, &mut out);
+        prev_word = c.is_ascii_alphanumeric() || c == '_';
+        out.push(c);
+    }
+    flush(&mut digits, &mut out);
+    out
+}
+
+/// Splits the one-line `Debug` of a struct (every field by name, so always in sync with
+/// `khal::Scalars`) into `(name, value)` pairs, values with address-like names in hex.
+fn scalar_fields(debug: &str) -> Vec<(String, String)> {
+    let body = debug
+        .split_once('{')
+        .map_or(debug, |(_, b)| b)
+        .trim()
+        .trim_end_matches('}')
+        .trim();
+    let mut fields = Vec::new();
+    let (mut depth, mut start) = (0i32, 0usize);
+    let mut push = |part: &str| {
+        if let Some((name, value)) = part.trim().split_once(": ") {
+            let hexy = name.split('_').any(|w| HEX_WORDS.contains(&w));
+            let value = if hexy { hex_numbers(value) } else { value.to_string() };
+            fields.push((name.to_string(), value));
+        }
+    };
+    for (i, c) in body.char_indices() {
+        match c {
+            '[' | '{' | '(' => depth += 1,
+            ']' | '}' | ')' => depth -= 1,
+            ',' if depth == 0 => {
+                push(body.get(start..i).unwrap_or_default());
+                start = i + 1;
+            }
+            _ => {}
         }
     }
-    lines
+    push(body.get(start..).unwrap_or_default());
+    fields
 }
 
 struct Facts<'a, W> {
@@ -104,8 +143,8 @@ impl<W: Write> ArchVisitor for Facts<'_, W> {
             writeln!(out, "  {name:<34} {v:#010x}")?;
         }
         writeln!(out, "scalars:")?;
-        for l in scalar_lines(&format!("{:#?}", A::SCALARS)) {
-            writeln!(out, "  {l}")?;
+        for (name, value) in scalar_fields(&format!("{:?}", A::SCALARS)) {
+            writeln!(out, "  {name:<34} {value}")?;
         }
         Ok(())
     }
@@ -135,28 +174,36 @@ pub fn run(args: &ArchArgs, out: &mut impl Write) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::scalar_lines;
+    use super::scalar_fields;
 
     #[test]
-    fn debug_is_flattened_with_big_numbers_in_hex() {
+    fn fields_split_at_top_level_with_address_like_values_in_hex() {
         #[derive(Debug)]
         #[allow(dead_code)]
         struct S {
-            count: u8,
-            base: u64,
-            list: &'static [u64],
+            semaphore_count: u16,
+            pci_host_base: u64,
+            hbm_bases: &'static [u64],
+            window: (u8, u8),
+            dev_nc_map: u32,
             opt: Option<u8>,
         }
         let s = S {
-            count: 8,
-            base: 0x4000_0000_0000,
-            list: &[0, 0x40_0000_0000],
+            semaphore_count: 256,
+            pci_host_base: 0x4000_0000_0000,
+            hbm_bases: &[0, 0x40_0000_0000],
+            window: (10, 11),
+            dev_nc_map: 0xff,
             opt: None,
         };
-        let lines = scalar_lines(&format!("{s:#?}"));
-        assert!(lines[0].starts_with("count") && lines[0].ends_with(" 8"));
-        assert!(lines[1].ends_with("0x400000000000"), "{lines:?}");
-        assert!(lines.iter().any(|l| l.trim() == "0x4000000000"), "{lines:?}");
-        assert!(lines.iter().any(|l| l.starts_with("opt") && l.ends_with("None")));
+        let f = scalar_fields(&format!("{s:?}"));
+        let get = |n: &str| f.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str());
+        assert_eq!(f.len(), 6, "{f:?}");
+        assert_eq!(get("semaphore_count"), Some("256"));
+        assert_eq!(get("pci_host_base"), Some("0x400000000000"));
+        assert_eq!(get("hbm_bases"), Some("[0x0, 0x4000000000]"));
+        assert_eq!(get("window"), Some("(10, 11)"));
+        assert_eq!(get("dev_nc_map"), Some("0xff"));
+        assert_eq!(get("opt"), Some("None"));
     }
 }

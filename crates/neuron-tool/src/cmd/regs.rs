@@ -129,8 +129,7 @@ fn print<A: Arch>(out: &mut impl Write, only: Option<BlockName>) -> std::io::Res
     let want = |b| only.is_none_or(|o| o == b);
     writeln!(
         out,
-        "UDMA register map, {} ({}), UDMA revision {}: offsets from the UDMA unit base, then inside the block",
-        A::CODE_NAME,
+        "UDMA register map, {}, UDMA revision {}: offsets from the UDMA unit base, then inside the block",
         A::GENERATION,
         A::UDMA_REVISION
     )?;
@@ -184,7 +183,7 @@ fn print<A: Arch>(out: &mut impl Write, only: Option<BlockName>) -> std::io::Res
         for (name, off) in &rows {
             row(out, l.gen_base + off, *off, name)?;
         }
-        writeln!(out, "[gen_ex] extended general block at {:#07x}", l.gen_ex_base)?;
+        writeln!(out, "\n[gen_ex] extended general block at {:#07x}", l.gen_ex_base)?;
         let q0 = Q0;
         row(
             out,

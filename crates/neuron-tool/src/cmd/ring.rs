@@ -17,7 +17,7 @@ use std::io::Write;
 
 use khal::Arch;
 use udma_desc::caps::PacketCaps;
-use udma_desc::{DESC_BYTES, Descriptor, Direction, MAX_PACKET_BYTES, Ring, RingDump, RingId, TxLenCtrl};
+use udma_desc::{DESC_BYTES, Decoded, Descriptor, Direction, MAX_PACKET_BYTES, Ring, RingDump, RingId, TxLenCtrl};
 
 use crate::arch_select::{ArchVisitor, dispatch};
 use crate::cli::RingDecodeArgs;
@@ -288,6 +288,39 @@ fn packet_step<C: PacketCaps>(
     }
 }
 
+/// One descriptor on one line: the control word by field, the other words raw
+/// (`desc decode` shows every `meta_ctrl` field).
+struct Compact(Descriptor, Direction);
+
+impl fmt::Display for Compact {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let d = self.0;
+        match d.decode(self.1) {
+            Decoded::Tx(t) => write!(
+                f,
+                "TX {} | meta_ctrl={:#010x} | buf_ptr={:#018x}",
+                t.len_ctrl,
+                t.meta_ctrl.into_bits(),
+                t.buf_ptr
+            ),
+            Decoded::TxMeta(m) => write!(
+                f,
+                "TX-META {} (CME index {}) | meta_ctrl={:#010x} | meta1={:#010x} meta2={:#010x}",
+                m.len_ctrl,
+                m.cme_index(),
+                m.meta_ctrl.into_bits(),
+                m.meta1,
+                m.meta2
+            ),
+            Decoded::Rx(r) => write!(
+                f,
+                "RX {} | buf2_ptr_lo={:#010x} | buf1_ptr={:#018x}",
+                r.len_ctrl, r.buf2_ptr_lo, r.buf1_ptr
+            ),
+        }
+    }
+}
+
 /// `ring decode FILE --arch A [--rx] [--phase P] [--head H]`.
 pub fn decode(args: &RingDecodeArgs, out: &mut impl Write) -> Result<()> {
     let bytes = std::fs::read(&args.file).map_err(|source| ToolError::ReadFile {
@@ -364,7 +397,7 @@ pub fn decode(args: &RingDecodeArgs, out: &mut impl Write) -> Result<()> {
             Mark::Stop { .. } => "STOP".to_string(),
             Mark::NotReached => "-".to_string(),
         };
-        write!(out, "{slot:>4}  {m:<8}  {}", d.decode(dir))?;
+        write!(out, "{slot:>4}  {m:<8}  {}", Compact(*d, dir))?;
         if let Mark::Stop { expected } = *mark {
             write!(
                 out,
