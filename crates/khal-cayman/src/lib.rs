@@ -22,7 +22,10 @@
 )]
 
 use khal::caps::{IoficCaps, PacketCaps, StrongOrder};
-use khal::{Arch, Generation, Product, Rev4, Scalars, VersionWindow};
+use khal::{
+    Arch, Generation, Platform, Product, RegistrarError, RegistrarInput, Registration, Rev4,
+    Scalars, VersionWindow, register_common,
+};
 
 /// V3: trn2.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -165,4 +168,42 @@ impl Arch for Cayman {
     const PRODUCTS: &'static [Product] = &PRODUCTS;
     type Revision = Rev4;
     const SCALARS: Scalars = SCALARS;
+
+    fn register(input: &RegistrarInput<'_>) -> Result<Registration, RegistrarError> {
+        register_v3::<Self>(input)
+    }
+}
+
+/// Instance names the V3 registrar classes as ultraservers.
+pub const ULTRASERVER_INSTANCES: [&str; 4] = [
+    "trn2p.48xlarge",
+    "trn2eu.48xlarge",
+    "trn2u.48xlarge",
+    "trn2u-ac.24xlarge",
+];
+/// Instance names the V3 registrar classes as PDS.
+pub const PDS_INSTANCES: [&str; 1] = ["trn2es.48xlarge"];
+
+/// V3 platform detection: `force_userver` wins; an unreadable name is `Invalid`; then the
+/// ultraserver and PDS name lists; anything else is `Std`.
+pub fn detect_platform_v3(input: &RegistrarInput<'_>) -> Platform {
+    if input.force_userver {
+        return Platform::Ultraserver;
+    }
+    match input.instance_name {
+        None => Platform::Invalid,
+        Some(n) if ULTRASERVER_INSTANCES.contains(&n) => Platform::Ultraserver,
+        Some(n) if PDS_INSTANCES.contains(&n) => Platform::Pds,
+        Some(_) => Platform::Std,
+    }
+}
+
+/// The V3 registrar layer, generic so that V4 can run it over its own data: the common
+/// layer (product, core map) plus V3 platform detection.
+pub fn register_v3<A: Arch>(input: &RegistrarInput<'_>) -> Result<Registration, RegistrarError> {
+    let r = register_common::<A>(input)?;
+    Ok(Registration {
+        platform: Some(detect_platform_v3(input)),
+        ..r
+    })
 }

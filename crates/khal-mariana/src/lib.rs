@@ -12,15 +12,16 @@
 //! | item | V3 | V4 | why |
 //! |---|---|---|---|
 //! | `GENERATION`, `PRODUCTS` (ids 0x7564/0x7565, sysfs "v4"/"v4"/"Trn3"/"Trainium3") | V3, trn2 | V4, trn3 | identity |
-//! | `SCALARS.hbm_active_size` | 24 GiB | 36 GiB | the one value `v4/address_map.h` changes; it is what the kernel's three overridden callbacks (`mpset_set_dram_and_mpset_info`, `mmap_get_bar4_offset`) and two overridden tables (`dm_mmap_special`, `ncdev_mem_regions`) embed, so here they are one data override |
+//! | `SCALARS.hbm_active_size` | 24 GiB | 36 GiB | the one value `v4/address_map.h` changes; it is what two of the kernel's three overridden callbacks (`mpset_set_dram_and_mpset_info`, `mmap_get_bar4_offset`) and two overridden tables (`dm_mmap_special`, `ncdev_mem_regions`) embed, so here they are one data override |
 //! | `SCALARS.npe_neighbor_eng_ids` | {{36,68},{4,100}} | {{40,72},{8,104}} | data member override |
 //! | `SCALARS.ostand_data_wr_wide` | none | 256 | the V4-only `axi_s2m.ostand_cfg_wr_2` write at engine init (common UDMA code outside the kernel HAL) |
 //! | `PacketCaps::HAS_NOTIFICATION_MASK` (+ `NotificationMask`) | no | yes | userspace: notification masks are V4-only |
 //! | `IoficCaps::{M2S_PRIMARY_D_UNMASK, S2M_ERROR_MASK}` | 0x100, 0x7FFF_E007 | 0x500, 0xFFFF_EF07 | userspace per-arch IOFIC masks (issue 3) |
+//! | `Arch::register` (platform detection) | ultraserver/PDS lists, `force_userver` | PDS list + 14-char prefix, never ultraserver | the kernel V4 registrar re-detects `platform_type`; here it composes V3's layer with `?` |
 //!
-//! Kernel items V4 changes that this crate does not model as data: `platform_type` detection
-//! and the `get_device_id` routing-id skip on `trn3pd98.3xlarge` (host/firmware behaviour, not
-//! a constant). Not modelled for lack of a value in the reference: the clock-divider value.
+//! Kernel items V4 changes that this crate does not model: the `get_device_id` routing-id
+//! skip on `trn3pd98.3xlarge` (firmware polling, not a constant); the clock-divider value
+//! (no value in the reference).
 //! The V4 override test (`tests/overrides.rs`) enumerates exactly the rows above and checks
 //! that every other item equals V3's.
 //!
@@ -44,7 +45,9 @@
 )]
 
 use khal::caps::{IoficCaps, NotificationMask, PacketCaps, StrongOrder};
-use khal::{Arch, Generation, Product, Scalars};
+use khal::{
+    Arch, Generation, Platform, Product, RegistrarError, RegistrarInput, Registration, Scalars,
+};
 use khal_cayman::Cayman;
 
 /// V4: trn3.
@@ -101,4 +104,29 @@ impl Arch for Mariana {
     const PRODUCTS: &'static [Product] = &PRODUCTS;
     type Revision = <Cayman as Arch>::Revision;
     const SCALARS: Scalars = SCALARS;
+
+    /// Override: V3's registrar (run over V4's data; its error is returned, not swallowed),
+    /// then V4's own platform rules.
+    fn register(input: &RegistrarInput<'_>) -> Result<Registration, RegistrarError> {
+        let v3 = khal_cayman::register_v3::<Self>(input)?;
+        Ok(Registration {
+            platform: Some(detect_platform_v4(input)),
+            ..v3
+        })
+    }
+}
+
+/// Instance names the V4 registrar classes as PDS.
+pub const PDS_INSTANCES: [&str; 1] = ["trn3s.48xlarge"];
+/// Instance-name prefix (the vendor compares 14 characters) also classed as PDS.
+pub const PDS_PREFIX: &str = "trn3-dev0.48xl";
+
+/// V4 platform detection: unreadable name is `Invalid`; the PDS list or prefix is `Pds`;
+/// everything else `Std`. Never `Ultraserver`, and `force_userver` is ignored.
+pub fn detect_platform_v4(input: &RegistrarInput<'_>) -> Platform {
+    match input.instance_name {
+        None => Platform::Invalid,
+        Some(n) if PDS_INSTANCES.contains(&n) || n.starts_with(PDS_PREFIX) => Platform::Pds,
+        Some(_) => Platform::Std,
+    }
 }

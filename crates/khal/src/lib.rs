@@ -20,10 +20,20 @@
 
 mod arch;
 pub mod caps;
+mod dispatch;
+mod hal;
+mod latch;
 pub mod regs;
 mod table;
+pub mod udma;
+
+pub use dispatch::{ArchSet, ArchVisitor, DispatchError, dispatch, dispatch_latched};
+pub use hal::{FreeError, HAL, HOST_ARCH, Hal, HalCell, HalInitError, InitOutcome, init_hal};
+pub use latch::{ArchLatch, Bound, LatchError};
 
 pub use arch::{
-    Arch, Generation, InvalidGeneration, PCI_VENDOR_ID, Product, Rev3, Rev4, Scalars,
-    TargetTranslation, UdmaRevision, UnknownDeviceId, VersionWindow,
+    Arch, ArchError, Generation, InvalidGeneration, PCI_VENDOR_ID, Platform, Product,
+    RegistrarError, RegistrarInput, Registration, Rev3, Rev4, Scalars, TargetTranslation,
+    UDMA_UNIT_WINDOW, UdmaRevision, UnknownDeviceId, VersionWindow, WRITE_BLOCKED_QUEUE_REGS,
+    WaitTimes, register_common,
 };

@@ -1,8 +1,15 @@
 //! The compile-time `Arch` trait and its parts.
 
+mod error;
 mod generation;
+mod pure;
+mod registrar;
 mod revision;
 mod scalars;
+
+pub use error::ArchError;
+pub use pure::{UDMA_UNIT_WINDOW, WRITE_BLOCKED_QUEUE_REGS, WaitTimes};
+pub use registrar::{Platform, RegistrarError, RegistrarInput, Registration, register_common};
 
 pub use generation::{Generation, InvalidGeneration, PCI_VENDOR_ID, Product, UnknownDeviceId};
 pub use revision::{Rev3, Rev4, TargetTranslation, UdmaRevision};
@@ -11,7 +18,10 @@ pub use scalars::{Scalars, VersionWindow};
 use iofic::caps::IoficCaps;
 use udma_desc::caps::PacketCaps;
 
-use crate::regs::UdmaLayout;
+use udma_desc::QueueId;
+
+use crate::regs::queue::Dir;
+use crate::regs::{QueueReg, UdmaLayout};
 
 /// One chip generation, resolved at compile time.
 ///
@@ -44,4 +54,73 @@ pub trait Arch:
     const SCALARS: Scalars;
     /// The UDMA register-offset set (version common: [`UdmaLayout::REV4`]).
     const UDMA: UdmaLayout = UdmaLayout::REV4;
+
+    // --- behaviour ---
+    /// The registrar: decides the host-wide HAL state for the first probed device.
+    /// Version common: [`register_common`]; V3 and V4 layer on top of it.
+    fn register(input: &RegistrarInput<'_>) -> Result<Registration, RegistrarError> {
+        register_common::<Self>(input)
+    }
+
+    /// BAR0 offset of DMA engine `engine`'s UDMA unit (core engines, then H2T engines).
+    fn udma_engine_offset(engine: u32) -> Result<u64, ArchError> {
+        Self::SCALARS.udma_engine_offset(engine)
+    }
+
+    /// Offset from the unit base of per-queue register `reg` of queue `q`, direction `dir`
+    /// (`None` for a TX-only register asked for RX).
+    #[inline]
+    fn queue_reg_offset(dir: Dir, q: QueueId, reg: QueueReg) -> Option<usize> {
+        Self::UDMA.queue_reg_abs(dir, q, reg)
+    }
+
+    /// The H2T engine of core `nc`.
+    fn h2t_engine_id(nc: u32) -> Result<u16, ArchError> {
+        Self::SCALARS.h2t_engine_id(nc)
+    }
+
+    /// The H2T queue of core `nc`.
+    fn h2t_default_queue(nc: u32) -> Result<u32, ArchError> {
+        Self::SCALARS.h2t_default_queue(nc)
+    }
+
+    /// Whether core `nc` re-initialises its H2T engine after resetting `nc_map`.
+    fn inits_h2t_engine(nc: u32, nc_map: u32) -> Result<bool, ArchError> {
+        Self::SCALARS.inits_h2t_engine(nc, nc_map)
+    }
+
+    /// Whether queue `q` of engine `eng` is reserved for NX cores.
+    fn is_nx_ring(eng: u32, q: u32) -> bool {
+        Self::SCALARS.is_nx_ring(eng, q)
+    }
+
+    /// Notification queue id of (`index`, `nq_type`).
+    fn nq_id(index: u32, nq_type: u32) -> Result<u32, ArchError> {
+        Self::SCALARS.nq_id(index, nq_type)
+    }
+
+    /// BAR0 offset of core `nc`'s semaphore base.
+    fn semaphore_base(nc: u32) -> Result<u64, ArchError> {
+        Self::SCALARS.semaphore_base(nc)
+    }
+
+    /// BAR0 offset of event `event` of core `nc`.
+    fn event_offset(nc: u32, event: u32) -> Result<u64, ArchError> {
+        Self::SCALARS.event_offset(nc, event)
+    }
+
+    /// DMA completion wait times for `count` descriptors.
+    fn wait_for_completion(count: u32, is_async: bool) -> Result<WaitTimes, ArchError> {
+        Self::SCALARS.wait_for_completion(count, is_async)
+    }
+
+    /// BAR4 offset of a device HBM range.
+    fn bar4_offset(addr: u64, size: u64) -> Result<u64, ArchError> {
+        Self::SCALARS.bar4_offset(addr, size)
+    }
+
+    /// Whether user space may not write BAR0 offset `off`.
+    fn is_bar0_write_blocked(off: u64) -> bool {
+        Self::SCALARS.is_bar0_write_blocked(off)
+    }
 }

@@ -1,0 +1,46 @@
+//! The doorbell: [`udma_desc::Doorbell`] over any register window of a UDMA unit.
+
+use core::sync::atomic::{Ordering, fence};
+
+use mmio::{Mmio, Register};
+use udma_desc::{Doorbell, QueueId};
+
+use super::Udma;
+use crate::Arch;
+use crate::regs::queue::{Dir, DrtpInc};
+
+/// Rings the tail-pointer increment (`+0x38`) of a queue of the unit window `M`.
+///
+/// Each ring is a full memory fence, then one 32-bit write of the count: the fence makes the
+/// descriptors written to host memory visible to the device before the doorbell (the driver
+/// does the same). Ringing RX before TX is the caller's ordering.
+#[derive(Clone, Copy, Debug)]
+pub struct UnitDoorbell<M>(pub M);
+
+#[inline]
+fn ring<M: Mmio>(regs: &M, dir: Dir, q: QueueId, count: u32) {
+    fence(Ordering::SeqCst);
+    regs.write32(dir.queue_base(q) + DrtpInc::OFFSET, count);
+}
+
+impl<M: Mmio> Doorbell for UnitDoorbell<M> {
+    #[inline]
+    fn ring_rx(&self, queue: QueueId, count: u32) {
+        ring(&self.0, Dir::Rx, queue, count)
+    }
+    #[inline]
+    fn ring_tx(&self, queue: QueueId, count: u32) {
+        ring(&self.0, Dir::Tx, queue, count)
+    }
+}
+
+impl<A: Arch, M: Mmio> Doorbell for Udma<A, M> {
+    #[inline]
+    fn ring_rx(&self, queue: QueueId, count: u32) {
+        ring(self.regs(), Dir::Rx, queue, count)
+    }
+    #[inline]
+    fn ring_tx(&self, queue: QueueId, count: u32) {
+        ring(self.regs(), Dir::Tx, queue, count)
+    }
+}

@@ -1,0 +1,252 @@
+//! The engine handle and engine init (`udma-notes.md` section 2).
+
+use core::marker::PhantomData;
+
+use mmio::{Mmio, MmioExt, Register};
+use udma_desc::{QUEUES_PER_ENGINE, QueueId};
+
+use super::UdmaError;
+use super::error::RevisionFeature;
+use crate::Arch;
+use crate::regs::queue::{self, Dir, QueueCfg};
+use crate::regs::{gen_ex, general, m2s, s2m, unit};
+
+/// Queue-count argument meaning "every queue" (16).
+pub const QUEUE_COUNT_ALL: u8 = 0xff;
+/// AXI transaction timeout programmed at engine init (100,000,000 cycles, about 0.1 s).
+pub const AXI_TIMEOUT: u32 = 100_000_000;
+/// `axi_s2m.ostand_cfg_wr`: 128 data writes, 0x40 beats, 128 completion writes, 0x40 beats.
+pub const OSTAND_S2M_WR: s2m::OstandCfgWr = s2m::OstandCfgWr::new()
+    .with_max_data_wr_ostand(128)
+    .with_max_data_beats_wr(0x40)
+    .with_max_comp_req(128)
+    .with_max_comp_data_wr(0x40);
+/// M2S packet-count limit of the read-data FIFO (the register's reset value).
+const DATA_CFG_MAX_PKT_LIMIT: u16 = 0x100;
+/// Completion entries are 16 bytes; the engine counts them in 32-bit words.
+const COMPLETION_DESC_WORDS: u16 = 16 / 4;
+
+/// `axi_m2s.ostand_cfg`: 128/128/128/32, or 111/8/0/0 when the max read AXI id is
+/// reserved (V2).
+pub const fn ostand_m2s(reserve_axi_id: bool) -> m2s::OstandCfg {
+    if reserve_axi_id {
+        m2s::OstandCfg::new()
+            .with_max_data_rd(111)
+            .with_max_desc_rd(8)
+    } else {
+        m2s::OstandCfg::new()
+            .with_max_data_rd(128)
+            .with_max_desc_rd(128)
+            .with_max_comp_req(128)
+            .with_max_comp_data_wr(32)
+    }
+}
+
+/// `axi_s2m.ostand_cfg_rd`: 128 (8 with the AXI-id reserve) descriptor reads, 0x40 acks.
+pub const fn ostand_s2m_rd(reserve_axi_id: bool) -> s2m::OstandCfgRd {
+    s2m::OstandCfgRd::new()
+        .with_max_desc_rd_ostand(if reserve_axi_id { 8 } else { 128 })
+        .with_max_stream_ack(0x40)
+}
+
+/// Engine init parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct EngineParams {
+    /// Queues to use: 1..=16, or [`QUEUE_COUNT_ALL`].
+    pub queue_count: u8,
+    /// Max descriptors per packet, 8..=128 (the product passes 64 + 1).
+    pub max_descs_per_packet: u8,
+    /// The UDMA revision read from the hardware, when known; it must equal the arch's.
+    pub hw_revision: Option<u8>,
+}
+
+impl EngineParams {
+    /// The product's parameters for arch `A`: all queues, `A`'s descriptors per packet.
+    pub const fn for_arch<A: Arch>() -> Self {
+        Self {
+            queue_count: QUEUE_COUNT_ALL,
+            max_descs_per_packet: A::SCALARS.descs_per_packet_at_init,
+            hw_revision: None,
+        }
+    }
+}
+
+/// One UDMA engine (unit) of arch `A`, reached through the register window `M` of the
+/// whole unit (offset 0 = the unit base).
+#[derive(Debug)]
+pub struct Udma<A: Arch, M: Mmio> {
+    regs: M,
+    queue_count: u8,
+    revision: u8,
+    _arch: PhantomData<A>,
+}
+
+impl<A: Arch, M: Mmio> Udma<A, M> {
+    /// A handle for an engine that is already initialised (no register access).
+    pub fn attach(regs: M, queue_count: u8, hw_revision: Option<u8>) -> Result<Self, UdmaError> {
+        let queue_count = Self::check_queue_count(queue_count)?;
+        let revision = Self::check_revision(hw_revision)?;
+        Ok(Self {
+            regs,
+            queue_count,
+            revision,
+            _arch: PhantomData,
+        })
+    }
+
+    fn check_queue_count(requested: u8) -> Result<u8, UdmaError> {
+        match requested {
+            QUEUE_COUNT_ALL => Ok(QUEUES_PER_ENGINE),
+            1..=QUEUES_PER_ENGINE => Ok(requested),
+            _ => Err(UdmaError::BadQueueCount { requested }),
+        }
+    }
+
+    fn check_revision(hw: Option<u8>) -> Result<u8, UdmaError> {
+        match hw {
+            Some(hardware) if hardware != A::UDMA_REVISION => Err(UdmaError::RevisionMismatch {
+                hardware,
+                arch: A::UDMA_REVISION,
+            }),
+            _ => Ok(A::UDMA_REVISION),
+        }
+    }
+
+    /// Engine init, in the driver's order: enable the 32 queue cfgs; engine defaults (data
+    /// FIFO, outstanding limits, AXI timeout, packet length, stream, address selectors, V4's
+    /// wide write limit, completion-head reporting); TX then RX error-interrupt unmask
+    /// (through `iofic`); completion descriptor size; prefetch and burst setup.
+    ///
+    /// Every parameter is checked first; on error nothing is written.
+    pub fn init(regs: M, params: EngineParams) -> Result<Self, UdmaError> {
+        let engine = Self::attach(regs, params.queue_count, params.hw_revision)?;
+        engine.require_revision(RevisionFeature::EngineInit, 4)?;
+        super::prefetch::check_max_descs(u32::from(params.max_descs_per_packet))?;
+        let r = &engine.regs;
+        let (tx, rx, genb, genx) = (
+            r.window(unit::M2S_BASE),
+            r.window(unit::S2M_BASE),
+            r.window(unit::GEN_BASE),
+            r.window(unit::GEN_EX_BASE),
+        );
+
+        // Step 2. The driver ORs the enable bits into a cfg cache that is still zero at this
+        // point (it fills it at step 6), so the reset bits 24-25 are not written: 0x00030000.
+        let first_enable = QueueCfg::new().enabled();
+        for q in QueueId::all() {
+            for d in Dir::BOTH {
+                r.window(d.queue_base(q)).write::<queue::Cfg>(first_enable);
+            }
+        }
+
+        // Step 3: engine defaults.
+        let s = &A::SCALARS;
+        tx.write::<m2s::DataCfgReg>(
+            m2s::DataCfg::new()
+                .with_data_fifo_depth(s.num_beats)
+                .with_max_pkt_limit(DATA_CFG_MAX_PKT_LIMIT),
+        );
+        tx.write::<m2s::AxiOstandCfg>(ostand_m2s(s.reserve_max_read_axi_id));
+        genb.write::<general::AxiCfg1>(AXI_TIMEOUT);
+        tx.write::<m2s::CompCfgApplicationAck>(0);
+        tx.write::<m2s::CfgLenReg>(
+            m2s::CfgLen::new()
+                .with_max_pkt_size(0xf_ffff)
+                .with_encode_64k(true),
+        );
+        tx.write::<m2s::StreamCfgReg>(m2s::StreamCfg::new().with_rd_mode(true).with_rd_th(1));
+        for q in QueueId::all() {
+            genx.write32(gen_ex::tx_sel(q), gen_ex::SEL_NONE);
+        }
+        tx.write::<m2s::AxiDataRdCfg>(
+            m2s::DataRdCfg::new()
+                .with_low(8)
+                .with_always_break_on_max_boundary(true),
+        );
+        rx.write::<s2m::CompCfgApplicationAck>(0);
+        for q in QueueId::all() {
+            for i in 0..gen_ex::RX_SELECTORS {
+                if let Some(off) = gen_ex::rx_sel(q, i) {
+                    genx.write32(off, gen_ex::SEL_NONE);
+                }
+            }
+        }
+        rx.write::<s2m::AxiOstandCfgRd>(ostand_s2m_rd(s.reserve_max_read_axi_id));
+        rx.write::<s2m::AxiOstandCfgWr>(OSTAND_S2M_WR);
+        if let Some(wide) = s.ostand_data_wr_wide {
+            let v = rx.read::<s2m::AxiOstandCfgWr2>();
+            rx.write::<s2m::AxiOstandCfgWr2>(v.with_max_data_wr_ostand(wide & 0x3ff));
+        }
+        let spare = genb.read::<general::SpareZeroes0Reg>();
+        genb.write::<general::SpareZeroes0Reg>(spare.with_disable_comp_head_report(false));
+
+        // Step 4: error interrupts, TX then RX.
+        super::unmask_error_interrupts::<A, _>(&genb);
+
+        // Step 5: completion engine.
+        rx.write::<s2m::CompCfg1cReg>(
+            s2m::CompCfg1c::new()
+                .with_desc_size_words(COMPLETION_DESC_WORDS)
+                .with_q_promotion(true),
+        );
+
+        // Step 7: prefetch and burst setup.
+        engine.set_max_descs_per_packet(params.max_descs_per_packet)?;
+        Ok(engine)
+    }
+
+    /// The unit's register window.
+    pub fn regs(&self) -> &M {
+        &self.regs
+    }
+
+    /// Queues in use.
+    pub fn queue_count(&self) -> u8 {
+        self.queue_count
+    }
+
+    /// The engine's UDMA revision.
+    pub fn revision(&self) -> u8 {
+        self.revision
+    }
+
+    /// Typed error unless the engine's revision is `required`.
+    pub(crate) fn require_revision(
+        &self,
+        feature: RevisionFeature,
+        required: u8,
+    ) -> Result<(), UdmaError> {
+        if self.revision == required {
+            Ok(())
+        } else {
+            Err(UdmaError::UnsupportedRevision {
+                feature,
+                found: self.revision,
+                required,
+            })
+        }
+    }
+
+    /// Typed error unless `q` is among the configured queues.
+    pub(crate) fn check_queue(&self, q: QueueId) -> Result<(), UdmaError> {
+        if q.get() < self.queue_count {
+            Ok(())
+        } else {
+            Err(UdmaError::QueueNotConfigured {
+                queue: q.get(),
+                count: self.queue_count,
+            })
+        }
+    }
+
+    /// Writes typed register `R` of queue `q`, direction `dir`.
+    pub(crate) fn write_queue<R: Register>(&self, dir: Dir, q: QueueId, v: R::Value) {
+        self.regs
+            .write32(A::UDMA.queue_base(dir, q) + R::OFFSET, v.into());
+    }
+
+    /// Reads typed register `R` of queue `q`, direction `dir`.
+    pub(crate) fn read_queue<R: Register>(&self, dir: Dir, q: QueueId) -> R::Value {
+        R::Value::from(self.regs.read32(A::UDMA.queue_base(dir, q) + R::OFFSET))
+    }
+}

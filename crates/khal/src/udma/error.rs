@@ -1,0 +1,127 @@
+//! Errors of UDMA bring-up and configuration.
+
+use core::fmt;
+
+use crate::regs::queue::Dir;
+
+/// A feature gated by UDMA revision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RevisionFeature {
+    /// Engine init (the reference sequence is revision 4's).
+    EngineInit,
+    /// Per-queue target steering through the `vmpr_v4` selector layout.
+    TargetSteering,
+}
+
+/// Why a UDMA operation was refused. Nothing is written to the hardware when one is
+/// returned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UdmaError {
+    /// The engine's revision does not support the feature.
+    UnsupportedRevision {
+        /// What was asked for.
+        feature: RevisionFeature,
+        /// The revision of the engine.
+        found: u8,
+        /// The revision the feature needs.
+        required: u8,
+    },
+    /// The revision read from the hardware differs from the arch's compile-time one.
+    RevisionMismatch {
+        /// Read from the hardware.
+        hardware: u8,
+        /// The arch's UDMA revision.
+        arch: u8,
+    },
+    /// More queues requested than the engine has (16), or none.
+    BadQueueCount {
+        /// The count given.
+        requested: u8,
+    },
+    /// A queue id at or above the engine's configured queue count.
+    QueueNotConfigured {
+        /// The queue.
+        queue: u8,
+        /// Queues configured.
+        count: u8,
+    },
+    /// Max descriptors per packet outside 8..=128.
+    BadMaxDescsPerPacket {
+        /// The value given.
+        value: u32,
+    },
+    /// A ring base address that is not 256-byte aligned.
+    RingMisaligned {
+        /// Direction of the ring.
+        dir: Dir,
+        /// Its bus address.
+        addr: u64,
+    },
+    /// A ring size (descriptors) that is not a power of two in 32..=2^23.
+    BadRingSize {
+        /// Direction of the ring.
+        dir: Dir,
+        /// Its size in descriptors.
+        size: u32,
+    },
+    /// A ring whose end address does not fit in 64 bits.
+    RingOverflow {
+        /// Direction of the ring.
+        dir: Dir,
+        /// Its bus address.
+        addr: u64,
+    },
+    /// A state that software cannot request (IDLE, RESET).
+    StateNotSettable {
+        /// The state asked for.
+        state: crate::udma::UdmaState,
+    },
+}
+
+impl fmt::Display for UdmaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            UdmaError::UnsupportedRevision {
+                feature,
+                found,
+                required,
+            } => write!(
+                f,
+                "{feature:?} needs UDMA revision {required}, the engine is revision {found}"
+            ),
+            UdmaError::RevisionMismatch { hardware, arch } => {
+                write!(
+                    f,
+                    "hardware reports UDMA revision {hardware}, the arch has {arch}"
+                )
+            }
+            UdmaError::BadQueueCount { requested } => {
+                write!(f, "queue count {requested} is not 1..=16 or 0xff")
+            }
+            UdmaError::QueueNotConfigured { queue, count } => {
+                write!(
+                    f,
+                    "queue {queue} is not among the {count} configured queues"
+                )
+            }
+            UdmaError::BadMaxDescsPerPacket { value } => {
+                write!(f, "max descriptors per packet {value} is not in 8..=128")
+            }
+            UdmaError::RingMisaligned { dir, addr } => {
+                write!(f, "{dir:?} ring at {addr:#x} is not 256-byte aligned")
+            }
+            UdmaError::BadRingSize { dir, size } => {
+                write!(
+                    f,
+                    "{dir:?} ring size {size} is not a power of two in 32..=2^23"
+                )
+            }
+            UdmaError::RingOverflow { dir, addr } => {
+                write!(f, "{dir:?} ring at {addr:#x} wraps the address space")
+            }
+            UdmaError::StateNotSettable { state } => write!(f, "state {state:?} cannot be set"),
+        }
+    }
+}
+
+impl core::error::Error for UdmaError {}

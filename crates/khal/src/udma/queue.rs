@@ -1,0 +1,154 @@
+//! Queue init, enable, pause and reset (`udma-notes.md` sections 3 and 7).
+
+use mmio::Mmio;
+use udma_desc::QueueId;
+
+use super::{Udma, UdmaError};
+use crate::Arch;
+use crate::regs::queue::{
+    CompCfg, Dir, DrbpHigh, DrbpLow, Drl, QSwCtrl, QueueCfg, RingLen, RxCompCfg, RxQSwCtrl,
+    TxCompCfg, TxQSwCtrl, TxRlimitMask, TxRlimitMaskReg,
+};
+
+/// Ring start and end alignment in bytes.
+pub const RING_ALIGN: u64 = 256;
+/// Smallest ring, in descriptors.
+pub const MIN_RING_SIZE: u32 = 32;
+/// Largest ring, in descriptors: the largest power of two under the hardware's 2^24 - 16.
+pub const MAX_RING_SIZE: u32 = 1 << 23;
+/// Bytes per descriptor.
+const DESC_BYTES: u64 = 16;
+
+/// A descriptor ring handed to a queue: its bus address and size in descriptors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RingConfig {
+    /// Bus address of the first descriptor (256-byte aligned).
+    pub bus_addr: u64,
+    /// Ring size in descriptors: a power of two in 32..=2^23. (The hardware takes any
+    /// multiple of 16 up to 2^24 - 16, but the ring-index arithmetic masks with size - 1, which
+    /// the driver asserts later; here it is refused up front.)
+    pub size: u32,
+}
+
+impl RingConfig {
+    /// Checks alignment and size for direction `dir`.
+    pub fn validate(&self, dir: Dir) -> Result<(), UdmaError> {
+        if self.bus_addr % RING_ALIGN != 0 {
+            return Err(UdmaError::RingMisaligned {
+                dir,
+                addr: self.bus_addr,
+            });
+        }
+        if !self.size.is_power_of_two() || !(MIN_RING_SIZE..=MAX_RING_SIZE).contains(&self.size) {
+            return Err(UdmaError::BadRingSize {
+                dir,
+                size: self.size,
+            });
+        }
+        // A power of two >= 32 descriptors is a multiple of 256 bytes, so the end is aligned
+        // whenever the start is; it must still fit the address space.
+        self.bus_addr
+            .checked_add(u64::from(self.size) * DESC_BYTES)
+            .map(|_| ())
+            .ok_or(UdmaError::RingOverflow {
+                dir,
+                addr: self.bus_addr,
+            })
+    }
+}
+
+/// Low and high halves of a bus address.
+const fn split(addr: u64) -> (u32, u32) {
+    #[allow(clippy::cast_possible_truncation)] // taking the low half is the point
+    let lo = addr as u32;
+    (lo, (addr >> 32) as u32)
+}
+
+impl<A: Arch, M: Mmio> Udma<A, M> {
+    /// Programs queue `q`'s TX ring then its RX ring and enables both.
+    ///
+    /// Per direction (TX queue first): TX only, rate-limiter mask with the DMB-pause bit
+    /// cleared (0x3); pause (cfg 0x0300_0000); pointer reset (`q_sw_ctrl` 0x100); ring base
+    /// low/high; length in descriptors; `comp_cfg` 0 (no completion ring); enable (cfg
+    /// 0x0303_0000). Both rings are validated before the first write.
+    pub fn init_queue(&self, q: QueueId, tx: RingConfig, rx: RingConfig) -> Result<(), UdmaError> {
+        self.check_queue(q)?;
+        tx.validate(Dir::Tx)?;
+        rx.validate(Dir::Rx)?;
+        self.program_ring(Dir::Tx, q, tx);
+        self.program_ring(Dir::Rx, q, rx);
+        Ok(())
+    }
+
+    /// Programs one direction of queue `q` (see [`init_queue`](Self::init_queue)).
+    pub fn init_queue_dir(&self, dir: Dir, q: QueueId, ring: RingConfig) -> Result<(), UdmaError> {
+        self.check_queue(q)?;
+        ring.validate(dir)?;
+        self.program_ring(dir, q, ring);
+        Ok(())
+    }
+
+    fn program_ring(&self, dir: Dir, q: QueueId, ring: RingConfig) {
+        if dir == Dir::Tx {
+            self.write_queue::<TxRlimitMaskReg>(
+                dir,
+                q,
+                TxRlimitMask::RESET.with_internal_pause_dmb(false),
+            );
+        }
+        self.write_cfg(dir, q, QueueCfg::RESET.paused());
+        self.write_sw_ctrl(dir, q, QSwCtrl::new().with_rst_q(true));
+        let (lo, hi) = split(ring.bus_addr);
+        self.write_queue::<DrbpLow>(dir, q, lo);
+        self.write_queue::<DrbpHigh>(dir, q, hi);
+        self.write_queue::<Drl>(dir, q, RingLen::new().with_descs(ring.size));
+        // No completion ring: completion updates off.
+        self.write_comp_cfg(dir, q, CompCfg::new());
+        self.write_cfg(dir, q, QueueCfg::RESET.enabled());
+    }
+
+    fn write_cfg(&self, dir: Dir, q: QueueId, v: QueueCfg) {
+        self.write_queue::<crate::regs::queue::Cfg>(dir, q, v);
+    }
+
+    fn write_sw_ctrl(&self, dir: Dir, q: QueueId, v: QSwCtrl) {
+        match dir {
+            Dir::Tx => self.write_queue::<TxQSwCtrl>(dir, q, v),
+            Dir::Rx => self.write_queue::<RxQSwCtrl>(dir, q, v),
+        }
+    }
+
+    fn write_comp_cfg(&self, dir: Dir, q: QueueId, v: CompCfg) {
+        match dir {
+            Dir::Tx => self.write_queue::<TxCompCfg>(dir, q, v),
+            Dir::Rx => self.write_queue::<RxCompCfg>(dir, q, v),
+        }
+    }
+
+    /// Enables prefetch and scheduling of queue `q` in direction `dir` (cfg 0x0303_0000).
+    pub fn enable_queue(&self, dir: Dir, q: QueueId) -> Result<(), UdmaError> {
+        self.check_queue(q)?;
+        self.write_cfg(dir, q, QueueCfg::RESET.enabled());
+        Ok(())
+    }
+
+    /// Pauses queue `q`: prefetch and scheduling off (cfg 0x0300_0000).
+    pub fn pause_queue(&self, dir: Dir, q: QueueId) -> Result<(), UdmaError> {
+        self.check_queue(q)?;
+        self.write_cfg(dir, q, QueueCfg::RESET.paused());
+        Ok(())
+    }
+
+    /// Resets queue `q`: pause, then `q_sw_ctrl` = 0x100 (head and tail back to 0).
+    pub fn reset_queue(&self, dir: Dir, q: QueueId) -> Result<(), UdmaError> {
+        self.pause_queue(dir, q)?;
+        self.write_sw_ctrl(dir, q, QSwCtrl::new().with_rst_q(true));
+        Ok(())
+    }
+
+    /// Reads back queue `q`'s cfg.
+    pub fn queue_cfg(&self, dir: Dir, q: QueueId) -> Result<QueueCfg, UdmaError> {
+        self.check_queue(q)?;
+        Ok(self.read_queue::<crate::regs::queue::Cfg>(dir, q))
+    }
+}

@@ -1,0 +1,2 @@
+//! Placeholder; replaced by the gateway benchmark.
+fn main() {}

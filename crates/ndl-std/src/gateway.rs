@@ -1,0 +1,232 @@
+//! The three gateways: per-device cached fd, device-global misc fd, handle-owned fd.
+//!
+//! Each wrapper is a method of the gateway whose lane the reference table gives its command:
+//! `device`/`device+attach` commands on [`Device`] (and through it on [`DeviceHandle`]),
+//! `misc` commands on [`Misc`].
+
+use core::ffi::c_void;
+use core::ops::Deref;
+use core::ptr;
+
+use crate::compat::Family;
+use crate::error::{Error, Result};
+use crate::fd_slot::{FdSlot, PinnedFd};
+use crate::ioctl_codes::{Form, Request};
+use crate::kernel::{AccessMode, Errno, Kernel, RawFd};
+use crate::ndl::Ndl;
+
+/// Issues `REQ` through a typed request: `ioctl!(gate, MEM_COPY64, &mut arg)`.
+///
+/// The const opcode and the typed request come from the same catalog constant, so the code
+/// the kernel sees and the argument type cannot disagree.
+macro_rules! ioctl {
+    ($gate:expr, $req:path, $arg:expr) => {
+        $gate.call::<{ $req.code() }, _>(&$req, $arg)
+    };
+}
+pub(crate) use ioctl;
+
+/// Maps a raw ioctl result to the shim's error: any non-zero result is a failure.
+pub(crate) fn check(cmd: &'static str, ret: core::result::Result<i32, Errno>) -> Result<()> {
+    match ret {
+        Ok(0) => Ok(()),
+        Ok(ret) => Err(Error::Positive { cmd, ret }),
+        Err(errno) => Err(Error::Ioctl { cmd, errno }),
+    }
+}
+
+/// Calls `REQ` on a pinned fd.
+///
+/// # Safety
+/// Every user address inside `arg` must be valid for the accesses the command makes.
+unsafe fn call_on<const REQ: u32, A, K: Kernel + ?Sized>(
+    kernel: &K,
+    fd: &PinnedFd<'_, K>,
+    req: &Request<A>,
+    arg: &mut A,
+) -> Result<()> {
+    debug_assert_eq!(
+        REQ,
+        req.code(),
+        "ioctl! pairs a const opcode with its own request"
+    );
+    let arg: *mut c_void = match req.command().form() {
+        Form::None => ptr::null_mut(),
+        // The struct's own address, mutable: the driver copies the whole struct in (for
+        // pointer form too, although the encoded size is 8) and may write it back.
+        Form::Pointer | Form::Struct => (arg as *mut A).cast(),
+    };
+    // SAFETY: `fd` is pinned open for the call; `arg` is null for `_IO` commands or a live,
+    // exclusively borrowed `A`, the struct `REQ` copies (tied by `Request<A>`); the caller
+    // vouches for the user addresses inside it.
+    let ret = unsafe { kernel.ioctl::<REQ>(fd.fd(), arg) };
+    check(req.name(), ret)
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Source<'a> {
+    Slot(&'a FdSlot),
+    Owned(RawFd),
+}
+
+/// The per-device gateway: device `index`'s read-only fd, cached in the process-wide table
+/// (or, behind a [`DeviceHandle`], the handle's own read-write fd).
+#[derive(Debug)]
+pub struct Device<'a, K: Kernel> {
+    ndl: &'a Ndl<K>,
+    index: u32,
+    source: Source<'a>,
+}
+
+impl<'a, K: Kernel> Device<'a, K> {
+    pub(crate) fn cached(ndl: &'a Ndl<K>, index: u32, slot: &'a FdSlot) -> Self {
+        Self {
+            ndl,
+            index,
+            source: Source::Slot(slot),
+        }
+    }
+
+    /// The device index.
+    pub fn index(&self) -> u32 {
+        self.index
+    }
+
+    pub(crate) fn ndl(&self) -> &'a Ndl<K> {
+        self.ndl
+    }
+
+    /// Pins this gateway's fd for one call (opening the cached fd on first use).
+    pub fn pin(&self) -> Result<PinnedFd<'a, K>> {
+        let ndl = self.ndl;
+        match self.source {
+            Source::Slot(slot) => slot
+                .pin(ndl.kernel(), || {
+                    ndl.kernel()
+                        .open(&ndl.device_path(self.index), AccessMode::ReadOnly)
+                })
+                .map_err(|errno| Error::Open {
+                    path: ndl.device_path(self.index),
+                    errno,
+                }),
+            Source::Owned(fd) => Ok(PinnedFd::borrowed(fd, ndl.kernel())),
+        }
+    }
+
+    /// Issues a catalog request on this device's fd (use through `ioctl!`).
+    ///
+    /// # Safety
+    /// Every user address inside `arg` must be valid for the accesses the command makes.
+    pub(crate) unsafe fn call<const REQ: u32, A>(
+        &self,
+        req: &Request<A>,
+        arg: &mut A,
+    ) -> Result<()> {
+        let fd = self.pin()?;
+        // SAFETY: forwarded from the caller.
+        unsafe { call_on::<REQ, A, K>(self.ndl.kernel(), &fd, req, arg) }
+    }
+
+    /// Runs the 64-bit form, falling back to the legacy form as [`crate::compat`] describes.
+    pub(crate) fn compat<T>(
+        &self,
+        family: Family,
+        modern: impl FnOnce() -> Result<T>,
+        legacy: impl FnOnce() -> Result<T>,
+    ) -> Result<T> {
+        crate::compat::with_fallback(self.ndl.compat(), family, modern, legacy)
+    }
+}
+
+/// The device-global gateway: one process-wide fd on `neuron0` (configurable) opened
+/// write-only, which is what selects the driver's free-access lane.
+#[derive(Debug)]
+pub struct Misc<'a, K: Kernel> {
+    ndl: &'a Ndl<K>,
+}
+
+impl<'a, K: Kernel> Misc<'a, K> {
+    pub(crate) fn new(ndl: &'a Ndl<K>) -> Self {
+        Self { ndl }
+    }
+
+    /// Pins the misc fd for one call (opening it write-only on first use).
+    pub fn pin(&self) -> Result<PinnedFd<'a, K>> {
+        let ndl = self.ndl;
+        let index = ndl.misc_device();
+        ndl.misc_slot()
+            .pin(ndl.kernel(), || {
+                ndl.kernel()
+                    .open(&ndl.device_path(index), AccessMode::WriteOnly)
+            })
+            .map_err(|errno| Error::Open {
+                path: ndl.device_path(index),
+                errno,
+            })
+    }
+
+    /// Issues a catalog request on the misc fd (use through `ioctl!`).
+    ///
+    /// # Safety
+    /// Every user address inside `arg` must be valid for the accesses the command makes.
+    pub(crate) unsafe fn call<const REQ: u32, A>(
+        &self,
+        req: &Request<A>,
+        arg: &mut A,
+    ) -> Result<()> {
+        let fd = self.pin()?;
+        // SAFETY: forwarded from the caller.
+        unsafe { call_on::<REQ, A, K>(self.ndl.kernel(), &fd, req, arg) }
+    }
+
+    /// Runs the newer form, falling back to the legacy form as [`crate::compat`] describes.
+    pub(crate) fn compat<T>(
+        &self,
+        family: Family,
+        modern: impl FnOnce() -> Result<T>,
+        legacy: impl FnOnce() -> Result<T>,
+    ) -> Result<T> {
+        crate::compat::with_fallback(self.ndl.compat(), family, modern, legacy)
+    }
+}
+
+/// A device opened read-write whose fd lives in the handle (the copy/memset paths and
+/// mmap use it). It dereferences to [`Device`], so every device command works on it.
+#[derive(Debug)]
+pub struct DeviceHandle<'a, K: Kernel> {
+    dev: Device<'a, K>,
+    fd: RawFd,
+}
+
+impl<'a, K: Kernel> DeviceHandle<'a, K> {
+    pub(crate) fn new(ndl: &'a Ndl<K>, index: u32, fd: RawFd) -> Self {
+        Self {
+            dev: Device {
+                ndl,
+                index,
+                source: Source::Owned(fd),
+            },
+            fd,
+        }
+    }
+
+    /// The handle's fd (open until the handle drops).
+    pub fn fd(&self) -> RawFd {
+        self.fd
+    }
+}
+
+impl<'a, K: Kernel> Deref for DeviceHandle<'a, K> {
+    type Target = Device<'a, K>;
+    fn deref(&self) -> &Device<'a, K> {
+        &self.dev
+    }
+}
+
+impl<K: Kernel> Drop for DeviceHandle<'_, K> {
+    fn drop(&mut self) {
+        // SAFETY: the handle opened `fd` and owns it; every use borrowed the handle, so none
+        // outlives this drop.
+        unsafe { self.dev.ndl.kernel().close(self.fd) };
+    }
+}
