@@ -1,39 +1,27 @@
 //! The tool's one arch choice: a run-time generation (from `--arch` or a PCI device id) to a
 //! call of code monomorphised for that generation's [`khal::Arch`] type.
 //!
-//! Every subcommand that depends on the arch is written once as an [`ArchVisitor`] (generic
-//! over `A: Arch`) and reaches it through [`dispatch`]; nothing else in the tool matches on
-//! an arch.
-//!
-//! TEMPORARY: `khal`'s own dispatch point (`khal::dispatch::<(Sunda, Cayman, Mariana), _>`)
-//! is not on `main` yet, so the generation-to-type mapping lives here, in this one function.
-//! The trait has the same shape as khal's `ArchVisitor`, so switching is a one-file change.
+//! Every subcommand that depends on the arch is written once as a [`khal::ArchVisitor`]
+//! (generic over `A: Arch`) and reaches it through [`dispatch`], which is `khal`'s single
+//! dispatch point over the set of arch types this binary links. Nothing else in the tool
+//! matches on an arch.
 
-use khal::{Arch, Generation};
+use khal::Generation;
 use khal_cayman::Cayman;
 use khal_mariana::Mariana;
 use khal_sunda::Sunda;
 
+pub use khal::ArchVisitor;
+
 use crate::cli::ArchName;
-use crate::error::Result;
+use crate::error::{Result, ToolError};
 
-/// Code to run for "the" arch, written once, generic over it.
-pub trait ArchVisitor {
-    /// What the visit returns.
-    type Output;
-    /// Runs with `A` = the arch type of the dispatched generation.
-    fn visit<A: Arch>(self) -> Self::Output;
-}
+/// The arch types this binary supports: all three generations.
+pub type Supported = (Sunda, Cayman, Mariana);
 
-/// Runs `v` monomorphised for the arch of generation `g`.
-///
-/// Returns a `Result` like khal's dispatch does (a build may leave generations out).
+/// Runs `v` monomorphised for the arch of generation `g` (through `khal::dispatch`).
 pub fn dispatch<V: ArchVisitor>(g: Generation, v: V) -> Result<V::Output> {
-    Ok(match g {
-        Generation::V2 => v.visit::<Sunda>(),
-        Generation::V3 => v.visit::<Cayman>(),
-        Generation::V4 => v.visit::<Mariana>(),
-    })
+    khal::dispatch::<Supported, V>(g, v).map_err(|e| ToolError::BadArgument(e.to_string()))
 }
 
 impl ArchName {
@@ -50,6 +38,7 @@ impl ArchName {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use khal::Arch;
 
     struct Name;
     impl ArchVisitor for Name {
