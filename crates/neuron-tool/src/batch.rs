@@ -76,7 +76,10 @@ impl core::fmt::Display for LineError<'_> {
             LineError::RingId(name, v) => write!(f, "{name} {v} above 3"),
             LineError::Size(v) => write!(f, "transfer size {v} above 65536"),
             LineError::Barrier(v) => {
-                write!(f, "barrier {v} invalid (0 none, 1 dmb, 2 write-barrier, 3 sow)")
+                write!(
+                    f,
+                    "barrier {v} invalid (0 none, 1 dmb, 2 write-barrier, 3 sow)"
+                )
             }
             LineError::Int(v) => write!(f, "int {v} is not 0 or 1"),
             LineError::Desc(e) => write!(f, "{e}"),
@@ -182,9 +185,8 @@ pub fn parse_line(line: &[u8]) -> Result<(RingId, RingId, CopyRequest), LineErro
 
 /// Builds the output of one line into `w`.
 fn build_line<C: PacketCaps, W: Write>(line: &[u8], w: &mut W) -> io::Result<bool> {
-    let built = parse_line(line).and_then(|(tx, rx, req)| {
-        build_copy_pair::<C>(tx, rx, &req).map_err(LineError::Desc)
-    });
+    let built = parse_line(line)
+        .and_then(|(tx, rx, req)| build_copy_pair::<C>(tx, rx, &req).map_err(LineError::Desc));
     match built {
         Ok(pair) => {
             // "ok " + 32 + " " + 32 + "\n"
@@ -285,9 +287,8 @@ mod tests {
 
     #[test]
     fn one_output_line_per_input_line() {
-        let (out, stats) = batch::<Cayman>(
-            "1 1 0x1000 0x2000 65536 1 0\n\n0 0 0 0 0 0 0\r\n1 1 0x1 0x2 4 0 1",
-        );
+        let (out, stats) =
+            batch::<Cayman>("1 1 0x1000 0x2000 65536 1 0\n\n0 0 0 0 0 0 0\r\n1 1 0x1 0x2 4 0 1");
         let lines: Vec<_> = out.lines().collect();
         assert_eq!(lines.len(), 4);
         assert_eq!(
@@ -322,7 +323,10 @@ mod tests {
         ];
         for (line, want) in cases {
             let (out, _) = batch::<Cayman>(line);
-            assert!(out.starts_with("err ") && out.contains(want), "{line}: {out}");
+            assert!(
+                out.starts_with("err ") && out.contains(want),
+                "{line}: {out}"
+            );
         }
     }
 

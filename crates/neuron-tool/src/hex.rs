@@ -65,9 +65,9 @@ pub fn parse_desc(text: &str) -> Result<Descriptor, String> {
                 char::from(c).escape_default()
             )
         })?;
-        let byte = bytes.get_mut(digits / 2).ok_or_else(|| {
-            "more than 32 hex digits (a descriptor is 16 bytes)".to_string()
-        })?;
+        let byte = bytes
+            .get_mut(digits / 2)
+            .ok_or_else(|| "more than 32 hex digits (a descriptor is 16 bytes)".to_string())?;
         *byte = if digits % 2 == 0 { v << 4 } else { *byte | v };
         digits += 1;
     }
@@ -101,8 +101,16 @@ mod tests {
     #[test]
     fn refuses_bad_text_with_a_reason() {
         assert!(parse_desc("zz").unwrap_err().contains("not a hex digit"));
-        assert!(parse_desc(&"0".repeat(31)).unwrap_err().contains("31 hex digits"));
-        assert!(parse_desc(&"0".repeat(34)).unwrap_err().contains("more than 32"));
+        assert!(
+            parse_desc(&"0".repeat(31))
+                .unwrap_err()
+                .contains("31 hex digits")
+        );
+        assert!(
+            parse_desc(&"0".repeat(34))
+                .unwrap_err()
+                .contains("more than 32")
+        );
         assert!(parse_desc(&format!("0x{}", "A".repeat(32))).is_ok());
     }
 }

@@ -57,7 +57,11 @@ fn scalar_fields(debug: &str) -> Vec<(String, String)> {
     let mut push = |part: &str| {
         if let Some((name, value)) = part.trim().split_once(": ") {
             let hexy = name.split('_').any(|w| HEX_WORDS.contains(&w));
-            let value = if hexy { hex_numbers(value) } else { value.to_string() };
+            let value = if hexy {
+                hex_numbers(value)
+            } else {
+                value.to_string()
+            };
             fields.push((name.to_string(), value));
         }
     };
@@ -133,8 +137,14 @@ impl<W: Write> ArchVisitor for Facts<'_, W> {
         )?;
         writeln!(out, "interrupt policy (IOFIC):")?;
         for (name, v) in [
-            ("M2S_PRIMARY_D_UNMASK", <A as IoficCaps>::M2S_PRIMARY_D_UNMASK),
-            ("S2M_PRIMARY_D_UNMASK", <A as IoficCaps>::S2M_PRIMARY_D_UNMASK),
+            (
+                "M2S_PRIMARY_D_UNMASK",
+                <A as IoficCaps>::M2S_PRIMARY_D_UNMASK,
+            ),
+            (
+                "S2M_PRIMARY_D_UNMASK",
+                <A as IoficCaps>::S2M_PRIMARY_D_UNMASK,
+            ),
             ("M2S_ERROR_MASK", <A as IoficCaps>::M2S_ERROR_MASK),
             ("S2M_ERROR_MASK", <A as IoficCaps>::S2M_ERROR_MASK),
             ("M2S_PARITY_MASK", <A as IoficCaps>::M2S_PARITY_MASK),
@@ -155,9 +165,7 @@ pub fn run(args: &ArchArgs, out: &mut impl Write) -> Result<()> {
     let (g, device_id) = match (args.device_id, args.arch) {
         (Some(id), _) => {
             let id16 = u16::try_from(id).map_err(|_| {
-                ToolError::BadArgument(format!(
-                    "device id {id:#x} is not a 16-bit PCI device id"
-                ))
+                ToolError::BadArgument(format!("device id {id:#x} is not a 16-bit PCI device id"))
             })?;
             (Generation::from_pci_device_id(id16)?, Some(id16))
         }

@@ -78,7 +78,10 @@ pub fn build(arch: ArchName, pairs: u64, out: &mut impl Write) -> Result<()> {
     }
     struct Run(u64);
     impl ArchVisitor for Run {
-        type Output = (std::result::Result<BenchResult, udma_desc::Error>, &'static str);
+        type Output = (
+            std::result::Result<BenchResult, udma_desc::Error>,
+            &'static str,
+        );
         fn visit<A: Arch>(self) -> Self::Output {
             (build_pairs::<A>(self.0), A::CODE_NAME)
         }

@@ -8,7 +8,9 @@ use udma_desc::QueueId;
 
 use crate::arch_select::{ArchVisitor, dispatch};
 use crate::cli::CopyArgs;
-use crate::copy::{COPY_RING, CopyDevice, CopyOptions, CopySummary, CopyPlan, SplitLimits, run_copy};
+use crate::copy::{
+    COPY_RING, CopyDevice, CopyOptions, CopyPlan, CopySummary, SplitLimits, run_copy,
+};
 use crate::error::{Result, ToolError};
 
 /// Copies at least this large get a progress bar (on a terminal).
@@ -55,9 +57,9 @@ pub fn run_on_device<D: CopyDevice>(
     }
     let bar = (!json && opts.size >= PROGRESS_FROM && std::io::stdout().is_terminal()).then(|| {
         let b = ProgressBar::new(opts.size);
-        if let Ok(style) = ProgressStyle::with_template(
-            "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
-        ) {
+        if let Ok(style) =
+            ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}")
+        {
             b.set_style(style);
         }
         b

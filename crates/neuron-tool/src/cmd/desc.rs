@@ -85,7 +85,11 @@ pub fn decode(args: &DescDecodeArgs, out: &mut impl Write) -> Result<()> {
         text: args.hex.clone(),
         why,
     })?;
-    let dir = if args.rx { Direction::Rx } else { Direction::Tx };
+    let dir = if args.rx {
+        Direction::Rx
+    } else {
+        Direction::Tx
+    };
     write_decoded(d, dir, out)
 }
 

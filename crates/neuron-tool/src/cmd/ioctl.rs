@@ -29,7 +29,9 @@ fn decode(code: u32, out: &mut impl Write) -> Result<()> {
     } else {
         format!("{ty:#04x}")
     };
-    let lane = d.lane().map_or("none (the driver answers -EINVAL)", |l| l.as_str());
+    let lane = d
+        .lane()
+        .map_or("none (the driver answers -EINVAL)", |l| l.as_str());
     writeln!(
         out,
         "{code:#010X} dir {} nr {} size {} type {ty_text} lane {lane}",

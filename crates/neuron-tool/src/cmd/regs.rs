@@ -134,11 +134,19 @@ fn print<A: Arch>(out: &mut impl Write, only: Option<BlockName>) -> std::io::Res
         A::UDMA_REVISION
     )?;
     if want(BlockName::M2s) {
-        writeln!(out, "\n[m2s] TX (memory-to-stream) engine block at {:#07x}", l.m2s_base)?;
+        writeln!(
+            out,
+            "\n[m2s] TX (memory-to-stream) engine block at {:#07x}",
+            l.m2s_base
+        )?;
         block_rows(out, l.m2s_base, &M2S)?;
     }
     if want(BlockName::S2m) {
-        writeln!(out, "\n[s2m] RX (stream-to-memory) engine block at {:#07x}", l.s2m_base)?;
+        writeln!(
+            out,
+            "\n[s2m] RX (stream-to-memory) engine block at {:#07x}",
+            l.s2m_base
+        )?;
         block_rows(out, l.s2m_base, &S2M)?;
     }
     if want(BlockName::Gen) {
@@ -183,17 +191,29 @@ fn print<A: Arch>(out: &mut impl Write, only: Option<BlockName>) -> std::io::Res
         for (name, off) in &rows {
             row(out, l.gen_base + off, *off, name)?;
         }
-        writeln!(out, "\n[gen_ex] extended general block at {:#07x}", l.gen_ex_base)?;
+        writeln!(
+            out,
+            "\n[gen_ex] extended general block at {:#07x}",
+            l.gen_ex_base
+        )?;
         let q0 = Q0;
         row(
             out,
             l.gen_ex_base + gen_ex::tx_sel(q0),
             gen_ex::tx_sel(q0),
-            &format!("vmpr_v4[q].tx_sel (stride {:#x} per queue)", gen_ex::VMPR_V4_STRIDE),
+            &format!(
+                "vmpr_v4[q].tx_sel (stride {:#x} per queue)",
+                gen_ex::VMPR_V4_STRIDE
+            ),
         )?;
         for i in 0..gen_ex::RX_SELECTORS {
             if let Some(off) = gen_ex::rx_sel(q0, i) {
-                row(out, l.gen_ex_base + off, off, &format!("vmpr_v4[q].rx_sel[{i}]"))?;
+                row(
+                    out,
+                    l.gen_ex_base + off,
+                    off,
+                    &format!("vmpr_v4[q].rx_sel[{i}]"),
+                )?;
             }
         }
     }
@@ -233,13 +253,22 @@ fn print<A: Arch>(out: &mut impl Write, only: Option<BlockName>) -> std::io::Res
         )?;
         let levels = [
             ("primary", il::PRIMARY_BASE_IN_GEN, il::PRIMARY_GROUPS),
-            ("secondary", il::SECONDARY_BASE_IN_GEN, il::SECONDARY_GROUPS_REV4),
+            (
+                "secondary",
+                il::SECONDARY_BASE_IN_GEN,
+                il::SECONDARY_GROUPS_REV4,
+            ),
         ];
         for (level, base, groups) in levels {
             for g in 0..groups {
                 let off = base + il::group_base(g);
                 let letter = char::from(b'A' + u8::try_from(g).unwrap_or(0));
-                row(out, l.gen_base + off, off, &format!("{level} group {letter}"))?;
+                row(
+                    out,
+                    l.gen_base + off,
+                    off,
+                    &format!("{level} group {letter}"),
+                )?;
             }
         }
         for c in general::AxiErrorIofic::PROGRAMMED
@@ -247,7 +276,12 @@ fn print<A: Arch>(out: &mut impl Write, only: Option<BlockName>) -> std::io::Res
             .chain([general::AxiErrorIofic::Msix])
         {
             let off = c.offset();
-            row(out, l.gen_base + off, off, &format!("AXI-error controller {c:?} (one group)"))?;
+            row(
+                out,
+                l.gen_base + off,
+                off,
+                &format!("AXI-error controller {c:?} (one group)"),
+            )?;
         }
         writeln!(out, "  registers of every group window:")?;
         for r in GroupReg::ALL {

@@ -17,7 +17,9 @@ use std::io::Write;
 
 use khal::Arch;
 use udma_desc::caps::PacketCaps;
-use udma_desc::{DESC_BYTES, Decoded, Descriptor, Direction, MAX_PACKET_BYTES, Ring, RingDump, RingId, TxLenCtrl};
+use udma_desc::{
+    DESC_BYTES, Decoded, Descriptor, Direction, MAX_PACKET_BYTES, Ring, RingDump, RingId, TxLenCtrl,
+};
 
 use crate::arch_select::{ArchVisitor, dispatch};
 use crate::cli::RingDecodeArgs;
@@ -100,7 +102,10 @@ impl fmt::Display for Problem {
             ),
             Problem::LastWithoutFirst { slot } => write!(f, "slot {slot}: LAST without FIRST"),
             Problem::NoFirst { slot } => {
-                write!(f, "slot {slot}: descriptor outside any packet (no FIRST before it)")
+                write!(
+                    f,
+                    "slot {slot}: descriptor outside any packet (no FIRST before it)"
+                )
             }
             Problem::TooManyDescriptors { start, count, max } => write!(
                 f,
@@ -343,7 +348,11 @@ pub fn decode(args: &RingDecodeArgs, out: &mut impl Write) -> Result<()> {
             descs.len()
         )));
     }
-    let dir = if args.rx { Direction::Rx } else { Direction::Tx };
+    let dir = if args.rx {
+        Direction::Rx
+    } else {
+        Direction::Tx
+    };
 
     struct Visit<'a> {
         descs: &'a [Descriptor],
@@ -451,7 +460,12 @@ mod tests {
 
     #[test]
     fn engine_takes_the_matching_prefix_and_stops_at_a_stale_slot() {
-        let ring = [tx(1, true, true), tx(1, true, false), tx(1, false, true), tx(0, true, true)];
+        let ring = [
+            tx(1, true, true),
+            tx(1, true, false),
+            tx(1, false, true),
+            tx(0, true, true),
+        ];
         let r = analyse::<Cayman>(&ring, 0, Direction::Tx, RID1, 0);
         assert_eq!(r.taken, 3);
         assert_eq!(r.packets, 2);
@@ -465,7 +479,12 @@ mod tests {
     #[test]
     fn phase_flips_on_wrap() {
         // Head at slot 2 of 4 expecting 1: slots 2, 3 carry 1, slots 0, 1 the next pass (2).
-        let ring = [tx(2, true, true), tx(2, true, true), tx(1, true, true), tx(1, true, true)];
+        let ring = [
+            tx(2, true, true),
+            tx(2, true, true),
+            tx(1, true, true),
+            tx(1, true, true),
+        ];
         let r = analyse::<Cayman>(&ring, 0, Direction::Tx, RID1, 2);
         assert_eq!(r.taken, 4);
         assert_eq!(r.stop, None);
@@ -486,18 +505,24 @@ mod tests {
         let ring = [
             tx(1, true, false), // packet at 0 never ends: FIRST at 1
             tx(1, true, true),
-            tx(1, false, true), // LAST without FIRST
+            tx(1, false, true),  // LAST without FIRST
             tx(1, false, false), // outside any packet
-            tx(1, true, false), // open at the end
+            tx(1, true, false),  // open at the end
         ];
         let r = analyse::<Cayman>(&ring, 5, Direction::Tx, RID1, 0);
         assert_eq!(
             r.problems,
             [
-                Problem::FirstWithoutLast { start: 0, next: Some(1) },
+                Problem::FirstWithoutLast {
+                    start: 0,
+                    next: Some(1)
+                },
                 Problem::LastWithoutFirst { slot: 2 },
                 Problem::NoFirst { slot: 3 },
-                Problem::FirstWithoutLast { start: 4, next: None },
+                Problem::FirstWithoutLast {
+                    start: 4,
+                    next: None
+                },
                 Problem::TrailingPartial { bytes: 5 },
             ]
         );
@@ -513,9 +538,17 @@ mod tests {
         let v3 = analyse::<Cayman>(&ring, 0, Direction::Tx, RID1, 0);
         assert_eq!(
             v3.problems,
-            [Problem::TooManyDescriptors { start: 0, count: 66, max: 0x41 }]
+            [Problem::TooManyDescriptors {
+                start: 0,
+                count: 66,
+                max: 0x41
+            }]
         );
-        assert!(analyse::<Sunda>(&ring, 0, Direction::Tx, RID1, 0).problems.is_empty());
+        assert!(
+            analyse::<Sunda>(&ring, 0, Direction::Tx, RID1, 0)
+                .problems
+                .is_empty()
+        );
     }
 
     #[test]

@@ -168,19 +168,34 @@ impl Loopback {
             let d = self.tx.load(slot).map_err(|_| LoopbackError::Bus(0))?;
             let c = TxLenCtrl::from_bits(d.word0());
             if d.ring_id() != self.heads.0.phase {
-                return Err(LoopbackError::Ring { slot, what: "TX ring id" });
+                return Err(LoopbackError::Ring {
+                    slot,
+                    what: "TX ring id",
+                });
             }
             if (n == 0) != c.first() {
-                return Err(LoopbackError::Ring { slot, what: "FIRST" });
+                return Err(LoopbackError::Ring {
+                    slot,
+                    what: "FIRST",
+                });
             }
             let rslot = self.heads.1.index;
             let r = self.rx.load(rslot).map_err(|_| LoopbackError::Bus(0))?;
             if r.ring_id() != self.heads.1.phase {
-                return Err(LoopbackError::Ring { slot: rslot, what: "RX ring id" });
+                return Err(LoopbackError::Ring {
+                    slot: rslot,
+                    what: "RX ring id",
+                });
             }
             let len = u64::from(c.size());
-            let from = d.buf_ptr().checked_sub(SRC).ok_or(LoopbackError::Bus(d.buf_ptr()))?;
-            let to = r.buf_ptr().checked_sub(DST).ok_or(LoopbackError::Bus(r.buf_ptr()))?;
+            let from = d
+                .buf_ptr()
+                .checked_sub(SRC)
+                .ok_or(LoopbackError::Bus(d.buf_ptr()))?;
+            let to = r
+                .buf_ptr()
+                .checked_sub(DST)
+                .ok_or(LoopbackError::Bus(r.buf_ptr()))?;
             let data = self
                 .src
                 .get(from as usize..(from + len) as usize)
@@ -251,7 +266,11 @@ impl CopyDevice for Loopback {
             }
             self.fault = None;
         }
-        buf.copy_from_slice(self.dst.get(off..off + buf.len()).ok_or(LoopbackError::Bus(addr))?);
+        buf.copy_from_slice(
+            self.dst
+                .get(off..off + buf.len())
+                .ok_or(LoopbackError::Bus(addr))?,
+        );
         Ok(())
     }
 

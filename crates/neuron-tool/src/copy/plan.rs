@@ -65,7 +65,9 @@ pub enum PlanError {
     #[error("copy size 0: give at least 1 byte")]
     ZeroSize,
     /// Limits that describe no valid descriptor or packet.
-    #[error("split limit {0} invalid (descriptors 1..=65536 bytes, packets at least 1 descriptor and 1 byte)")]
+    #[error(
+        "split limit {0} invalid (descriptors 1..=65536 bytes, packets at least 1 descriptor and 1 byte)"
+    )]
     BadLimits(u32),
 }
 
@@ -208,7 +210,10 @@ mod tests {
 
     #[test]
     fn splits_respect_every_limit() {
-        let archs = [SplitLimits::for_arch::<Cayman>(), SplitLimits::for_arch::<Sunda>()];
+        let archs = [
+            SplitLimits::for_arch::<Cayman>(),
+            SplitLimits::for_arch::<Sunda>(),
+        ];
         let odd = [
             SplitLimits {
                 desc_bytes: 4096,
@@ -227,7 +232,19 @@ mod tests {
             },
         ];
         for limits in archs.into_iter().chain(odd) {
-            for size in [1, 2, 4095, 4096, 65_535, 65_536, 65_537, 983_040, 983_041, 1 << 20, (3 << 20) + 17] {
+            for size in [
+                1,
+                2,
+                4095,
+                4096,
+                65_535,
+                65_536,
+                65_537,
+                983_040,
+                983_041,
+                1 << 20,
+                (3 << 20) + 17,
+            ] {
                 if limits.desc_bytes == 1 && size > 100_000 {
                     continue; // a million one-byte blocks: slow, nothing new
                 }

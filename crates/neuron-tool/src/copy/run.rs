@@ -88,7 +88,9 @@ pub fn run_copy<A: Arch, D: CopyDevice>(
     let mut chunk = vec![0u8; CHUNK.min(usize::try_from(opts.size).unwrap_or(CHUNK))];
     let mut off = 0u64;
     while off < opts.size {
-        let n = chunk.len().min(usize::try_from(opts.size - off).unwrap_or(CHUNK));
+        let n = chunk
+            .len()
+            .min(usize::try_from(opts.size - off).unwrap_or(CHUNK));
         let part = chunk.get_mut(..n).unwrap_or_default();
         fill_pattern(off, part);
         dev.write(src + off, part).map_err(dev_err)?;
@@ -132,7 +134,9 @@ pub fn run_copy<A: Arch, D: CopyDevice>(
     let mut expect = vec![0u8; chunk.len()];
     let mut off = 0u64;
     while off < opts.size {
-        let n = chunk.len().min(usize::try_from(opts.size - off).unwrap_or(CHUNK));
+        let n = chunk
+            .len()
+            .min(usize::try_from(opts.size - off).unwrap_or(CHUNK));
         let got = chunk.get_mut(..n).unwrap_or_default();
         dev.read(dst + off, got).map_err(dev_err)?;
         let want = expect.get_mut(..n).unwrap_or_default();
@@ -192,8 +196,9 @@ mod tests {
         for size in [1, 4095, 65_536, 65_537, (5 << 20) + 3] {
             let mut dev = Loopback::new(size, 64);
             let mut seen = Vec::new();
-            let s = run_copy::<Cayman, _>(&mut dev, &opts(size, Barrier::Dmb), &mut |d| seen.push(d))
-                .unwrap();
+            let s =
+                run_copy::<Cayman, _>(&mut dev, &opts(size, Barrier::Dmb), &mut |d| seen.push(d))
+                    .unwrap();
             assert!(s.verified);
             assert_eq!(s.bytes, size);
             assert_eq!(s.descriptors, size.div_ceil(65_536));
@@ -242,15 +247,21 @@ mod tests {
         let mut dev = Loopback::new(300_000, 64).with_fault(LoopbackFault::SkipDescriptor(2));
         let e = run_copy::<Cayman, _>(&mut dev, &opts(300_000, Barrier::None), &mut |_| {})
             .unwrap_err();
-        assert!(matches!(e, ToolError::VerifyFailed { first: 131_072, .. }), "{e}");
+        assert!(
+            matches!(e, ToolError::VerifyFailed { first: 131_072, .. }),
+            "{e}"
+        );
     }
 
     #[test]
     fn device_errors_become_one_sentence() {
         let mut dev = Loopback::new(4096, 64).with_fault(LoopbackFault::Timeout);
-        let e = run_copy::<Cayman, _>(&mut dev, &opts(4096, Barrier::None), &mut |_| {})
-            .unwrap_err();
-        assert_eq!(e.to_string(), "device error: engine did not complete 1 descriptors");
+        let e =
+            run_copy::<Cayman, _>(&mut dev, &opts(4096, Barrier::None), &mut |_| {}).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "device error: engine did not complete 1 descriptors"
+        );
     }
 
     #[test]

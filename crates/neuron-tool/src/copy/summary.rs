@@ -110,7 +110,18 @@ mod tests {
     fn human_and_json_forms_carry_every_figure() {
         let s = sample();
         let text = s.to_string();
-        for want in ["1.00 MiB", "1048576 bytes", "CAYMAN", "queue 3", "barrier dmb", "16 descriptor pairs", "2 packets", "2.000 ms", "512.00 MiB/s", "every byte verified"] {
+        for want in [
+            "1.00 MiB",
+            "1048576 bytes",
+            "CAYMAN",
+            "queue 3",
+            "barrier dmb",
+            "16 descriptor pairs",
+            "2 packets",
+            "2.000 ms",
+            "512.00 MiB/s",
+            "every byte verified",
+        ] {
             assert!(text.contains(want), "{want} missing in {text}");
         }
         let v: serde_json::Value = serde_json::from_str(&s.to_json()).unwrap();
