@@ -16,7 +16,7 @@ use std::io::{self, BufWriter, ErrorKind, Read, Write};
 use udma_desc::caps::PacketCaps;
 use udma_desc::{Barrier, CopyRequest, RingId, build_copy_pair};
 
-use crate::hex::{DESC_HEX_LEN, encode_desc};
+use crate::hex::{DESC_HEX_LEN, HEX_VALUE, NOT_HEX, encode_desc};
 
 /// Size of the input block and of the output buffer.
 const IO_BLOCK: usize = 1 << 20;
@@ -95,49 +95,59 @@ impl core::fmt::Display for LineError<'_> {
 /// assert_eq!(parse_number(b"4096"), Some(4096));
 /// assert_eq!(parse_number(b"0x"), None);
 /// assert_eq!(parse_number(b"18446744073709551616"), None);
+/// assert_eq!(parse_number(b"12 34"), None);
 /// ```
 pub fn parse_number(tok: &[u8]) -> Option<u64> {
-    if let Some(hex) = tok.strip_prefix(b"0x").or_else(|| tok.strip_prefix(b"0X")) {
-        if hex.is_empty() || hex.len() > 16 {
-            return None;
-        }
-        let mut v = 0u64;
-        for &c in hex {
-            v = (v << 4) | u64::from(crate::hex::hex_digit(c)?);
-        }
-        return Some(v);
+    let mut rest = tok;
+    match next_number(&mut rest) {
+        Some((t, v)) if t.len() == tok.len() => v,
+        _ => None,
     }
-    if tok.is_empty() {
+}
+
+/// Takes the next blank-separated field off `rest` and parses it as a number in the same
+/// pass: `(token, value)`, value `None` when the token is not a `0x` hex or decimal `u64`.
+/// `None` when only blanks are left.
+#[inline]
+fn next_number<'a>(rest: &mut &'a [u8]) -> Option<(&'a [u8], Option<u64>)> {
+    let mut s = *rest;
+    while let [b' ' | b'\t', tail @ ..] = s {
+        s = tail;
+    }
+    if s.is_empty() {
+        *rest = s;
         return None;
     }
-    let mut v = 0u64;
-    for &c in tok {
-        if !c.is_ascii_digit() {
-            return None;
+    let start = s;
+    let (hex, mut body) = match s {
+        [b'0', b'x' | b'X', tail @ ..] => (true, tail),
+        _ => (false, s),
+    };
+    let (mut v, mut ok, mut digits) = (0u64, true, 0u32);
+    while let [c, tail @ ..] = body {
+        let c = *c;
+        if c == b' ' || c == b'\t' {
+            break;
         }
-        v = v.checked_mul(10)?.checked_add(u64::from(c - b'0'))?;
+        if hex {
+            let d = HEX_VALUE[usize::from(c)];
+            ok &= d != NOT_HEX;
+            v = (v << 4) | u64::from(d & 0xf);
+        } else {
+            let d = c.wrapping_sub(b'0');
+            ok &= d < 10;
+            match v.checked_mul(10).and_then(|x| x.checked_add(u64::from(d))) {
+                Some(x) => v = x,
+                None => ok = false,
+            }
+        }
+        digits += 1;
+        body = tail;
     }
-    Some(v)
-}
-
-/// Splits a line at runs of spaces and tabs.
-struct Fields<'a> {
-    rest: &'a [u8],
-}
-
-impl<'a> Iterator for Fields<'a> {
-    type Item = &'a [u8];
-    fn next(&mut self) -> Option<&'a [u8]> {
-        let start = self.rest.iter().position(|&c| c != b' ' && c != b'\t')?;
-        let rest = self.rest.get(start..)?;
-        let len = rest
-            .iter()
-            .position(|&c| c == b' ' || c == b'\t')
-            .unwrap_or(rest.len());
-        let (tok, tail) = rest.split_at(len);
-        self.rest = tail;
-        Some(tok)
-    }
+    ok &= digits > 0 && (!hex || digits <= 16);
+    let tok = start.get(..start.len() - body.len()).unwrap_or(start);
+    *rest = body;
+    Some((tok, ok.then_some(v)))
 }
 
 /// Parses one input line into the copy it describes.
@@ -149,13 +159,13 @@ impl<'a> Iterator for Fields<'a> {
 /// assert!(parse_line(b"1 2 0x1000").is_err());
 /// ```
 pub fn parse_line(line: &[u8]) -> Result<(RingId, RingId, CopyRequest), LineError<'_>> {
-    let mut fields = Fields { rest: line };
+    let mut rest = line;
     let mut vals = [0u64; 7];
     for (slot, name) in vals.iter_mut().zip(FIELDS) {
-        let tok = fields.next().ok_or(LineError::Missing(name))?;
-        *slot = parse_number(tok).ok_or(LineError::NotNumber(name, tok))?;
+        let (tok, v) = next_number(&mut rest).ok_or(LineError::Missing(name))?;
+        *slot = v.ok_or(LineError::NotNumber(name, tok))?;
     }
-    if let Some(extra) = fields.next() {
+    if let Some((extra, _)) = next_number(&mut rest) {
         return Err(LineError::Extra(extra));
     }
     let [tx_ring, rx_ring, src, dst, size, barrier, int] = vals;
@@ -256,10 +266,7 @@ pub fn run<C: PacketCaps, R: Read, W: Write>(mut input: R, output: W) -> io::Res
         let mut start = 0usize;
         // Scan only the new bytes for newlines; the old ones held none.
         let mut scan = filled;
-        while let Some(pos) = data
-            .get(scan..)
-            .and_then(|d| d.iter().position(|&c| c == b'\n'))
-        {
+        while let Some(pos) = data.get(scan..).and_then(|d| memchr::memchr(b'\n', d)) {
             let end = scan + pos;
             line::<C, _>(data.get(start..end).unwrap_or_default(), &mut w, &mut stats)?;
             start = end + 1;

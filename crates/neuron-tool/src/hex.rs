@@ -27,13 +27,39 @@ pub fn encode_desc(d: &Descriptor, out: &mut [u8; DESC_HEX_LEN]) {
     }
 }
 
+/// Marks a byte that is not a hex digit in [`HEX_VALUE`].
+pub const NOT_HEX: u8 = 0xff;
+
+/// Value of every byte as a hex digit, [`NOT_HEX`] for the others: one load per digit
+/// instead of three range checks (the batch parser reads 32 hex digits per line).
+pub const HEX_VALUE: [u8; 256] = {
+    let mut t = [NOT_HEX; 256];
+    let mut c = 0u8;
+    while c < 10 {
+        t[(b'0' + c) as usize] = c;
+        c += 1;
+    }
+    let mut c = 0u8;
+    while c < 6 {
+        t[(b'a' + c) as usize] = 10 + c;
+        t[(b'A' + c) as usize] = 10 + c;
+        c += 1;
+    }
+    t
+};
+
 /// Value of one hex digit.
+///
+/// ```
+/// use neuron_tool::hex::hex_digit;
+/// assert_eq!((hex_digit(b'7'), hex_digit(b'b'), hex_digit(b'F')), (Some(7), Some(11), Some(15)));
+/// assert_eq!(hex_digit(b'g'), None);
+/// ```
+#[inline]
 pub const fn hex_digit(c: u8) -> Option<u8> {
-    match c {
-        b'0'..=b'9' => Some(c - b'0'),
-        b'a'..=b'f' => Some(c - b'a' + 10),
-        b'A'..=b'F' => Some(c - b'A' + 10),
-        _ => None,
+    match HEX_VALUE[c as usize] {
+        NOT_HEX => None,
+        v => Some(v),
     }
 }
 
