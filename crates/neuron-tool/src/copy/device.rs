@@ -1,15 +1,19 @@
 //! What the copy needs from a device, so the copy logic is written once for the device
 //! model and for real hardware.
 
+use khal::Arch;
 use udma_desc::{DescStore, Doorbell, QueueId};
 
-/// A queue brought up for a copy: its two rings' descriptor storage and the two buffers.
+/// A queue brought up for a copy: its two rings' descriptor storage, its doorbell and the
+/// two buffers.
 #[derive(Debug)]
-pub struct DeviceQueue<S> {
+pub struct DeviceQueue<S, B> {
     /// TX (source-side) ring storage, `ring_size` descriptors.
     pub tx: S,
     /// RX (destination-side) ring storage, `ring_size` descriptors.
     pub rx: S,
+    /// The queue's doorbell (e.g. `khal::udma::UnitDoorbell` over the unit's registers).
+    pub bell: B,
     /// Bus address of the source buffer.
     pub src: u64,
     /// Bus address of the destination buffer.
@@ -22,10 +26,14 @@ pub struct DeviceQueue<S> {
 /// with `khal`, allocating the rings and buffers, mapping memory, and waiting for the
 /// engine. The copy logic ([`run_copy`](super::run_copy)) only builds descriptors into the
 /// stores, rings the doorbell and reads the destination back.
+///
+/// [`open_queue`](Self::open_queue) is generic over the arch, so the bring-up
+/// (`khal::udma::Udma::<A, _>::init`, `init_queue`) is monomorphised like the rest of the
+/// copy; the arch is chosen once, by the caller, through the tool's dispatch point.
 pub trait CopyDevice {
     /// Where ring descriptors are written (device memory, a mapped window, plain memory).
     type Store: DescStore;
-    /// The queue's doorbell.
+    /// The queue's doorbell (arch-independent: a register write).
     type Bell: Doorbell;
     /// What can go wrong (shown to the user as one sentence).
     type Error: std::error::Error;
@@ -33,17 +41,14 @@ pub trait CopyDevice {
     /// A short human name (`built-in model`, `/dev/neuron0`).
     fn name(&self) -> String;
 
-    /// Brings `queue` up with rings of `ring_size` descriptors and allocates a source and a
-    /// destination buffer of `bytes` each.
-    fn open_queue(
+    /// Brings the engine and `queue` up for arch `A` with rings of `ring_size` descriptors,
+    /// and allocates a source and a destination buffer of `bytes` each.
+    fn open_queue<A: Arch>(
         &mut self,
         queue: QueueId,
         ring_size: u32,
         bytes: u64,
-    ) -> Result<DeviceQueue<Self::Store>, Self::Error>;
-
-    /// The doorbell of the opened queue.
-    fn doorbell(&self) -> &Self::Bell;
+    ) -> Result<DeviceQueue<Self::Store, Self::Bell>, Self::Error>;
 
     /// Writes `data` to bus address `addr` (filling the source).
     fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), Self::Error>;

@@ -59,9 +59,9 @@ impl DescStore for Shared {
     }
 }
 
-/// Posted-but-not-executed descriptor counts.
-#[derive(Debug, Default)]
-pub struct Bell(RefCell<(u32, u32)>);
+/// Posted-but-not-executed descriptor counts, shared by the doorbell and the engine.
+#[derive(Clone, Debug, Default)]
+pub struct Bell(Rc<RefCell<(u32, u32)>>);
 
 impl Doorbell for Bell {
     fn ring_rx(&self, _: QueueId, count: u32) {
@@ -229,24 +229,21 @@ impl CopyDevice for Loopback {
         "loopback".into()
     }
 
-    fn open_queue(
+    fn open_queue<A: khal::Arch>(
         &mut self,
         _queue: QueueId,
         ring_size: u32,
         bytes: u64,
-    ) -> Result<DeviceQueue<Shared>, LoopbackError> {
+    ) -> Result<DeviceQueue<Shared, Bell>, LoopbackError> {
         assert_eq!((ring_size, bytes as usize), (self.size, self.src.len()));
         self.opened = true;
         Ok(DeviceQueue {
             tx: self.tx.clone(),
             rx: self.rx.clone(),
+            bell: self.bell.clone(),
             src: SRC,
             dst: DST,
         })
-    }
-
-    fn doorbell(&self) -> &Bell {
-        &self.bell
     }
 
     fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), LoopbackError> {

@@ -81,8 +81,14 @@ pub fn run_copy<A: Arch, D: CopyDevice>(
         return Err(udma_desc::Error::StrongOrderUnsupported.into());
     }
 
-    let DeviceQueue { tx, rx, src, dst } = dev
-        .open_queue(opts.queue, opts.ring_size, opts.size)
+    let DeviceQueue {
+        tx,
+        rx,
+        bell,
+        src,
+        dst,
+    } = dev
+        .open_queue::<A>(opts.queue, opts.ring_size, opts.size)
         .map_err(dev_err)?;
 
     let mut chunk = vec![0u8; CHUNK.min(usize::try_from(opts.size).unwrap_or(CHUNK))];
@@ -116,7 +122,7 @@ pub fn run_copy<A: Arch, D: CopyDevice>(
             in_flight_bytes = 0;
         }
         let slots = pair.packet_prepare::<A, _>(packet.blocks(src, dst), &packet_opts)?;
-        pair.copy_start(dev.doorbell(), slots.tx_count, slots.rx_count)?;
+        pair.copy_start(&bell, slots.tx_count, slots.rx_count)?;
         outstanding += slots.tx_count;
         in_flight_bytes += slots.bytes;
     }
