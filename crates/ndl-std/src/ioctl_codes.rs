@@ -1117,7 +1117,7 @@ pub const CRWL_NC_RANGE_MARK: Request<CrwlNcMap> = Request::pointer(
     Match::Exact,
     false,
 );
-/// `NEURON_IOCTL_CRWL_NC_RANGE_MARK_EXT0` (`0xC0504E55`, `struct neuron_ioctl_crwl_nc_map_ext`): handler switches on `_IOC_SIZE`: 80 means the ext layout (bitmap[8]).
+/// `NEURON_IOCTL_CRWL_NC_RANGE_MARK_EXT0` (`0xC0504E55`, `struct neuron_ioctl_crwl_nc_map_ext`): handler switches on `_IOC_SIZE`: 80 means the ext layout (`bitmap[8]`).
 pub const CRWL_NC_RANGE_MARK_EXT0: Request<CrwlNcMapExt> = Request::value(
     "NEURON_IOCTL_CRWL_NC_RANGE_MARK_EXT0",
     Dir::ReadWrite,

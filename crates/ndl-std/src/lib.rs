@@ -14,7 +14,7 @@
 //! use ndl_std::model::ModelKernel;
 //! use ndl_std::Ndl;
 //!
-//! let ndl = Ndl::with_kernel(ModelKernel::new(2)).with_root(ModelKernel::ROOT);
+//! let ndl = Ndl::with_kernel(ModelKernel::new(2)); // nodes at /dev/neuron0..1 of the model
 //! let (min, max) = ndl.misc().compatible_version()?;
 //! assert!(min <= max);
 //! let dev = ndl.open_device(1)?;

@@ -21,6 +21,8 @@ impl core::fmt::Display for InvalidQueueId {
     }
 }
 
+impl core::error::Error for InvalidQueueId {}
+
 impl QueueId {
     /// Checks `id < 16`.
     ///

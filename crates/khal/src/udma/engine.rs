@@ -180,7 +180,7 @@ impl<A: Arch, M: Mmio> Udma<A, M> {
         let spare = genb.read::<general::SpareZeroes0Reg>();
         genb.write::<general::SpareZeroes0Reg>(spare.with_disable_comp_head_report(false));
 
-        // Step 4: error interrupts, TX then RX.
+        // Step 4: error interrupts, TX then RX (iofic policy layer).
         super::unmask_error_interrupts::<A, _>(&genb);
 
         // Step 5: completion engine.

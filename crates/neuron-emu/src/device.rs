@@ -1,0 +1,380 @@
+//! The device: units, memory and scheduler behind one lock, with an `mmio::Mmio` register
+//! window that host code (khal bring-up, the emulated kernel) drives unchanged.
+
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
+
+use crate::address_space::{AddressSpace, RegionId, RegionSpec};
+use crate::engine_state::EngineState;
+use crate::error::{AllocError, BusError, MapError};
+use crate::fault::Direction;
+use crate::iofic_model::Level;
+use crate::model::{FaultRecord, Model, RunReport, Step};
+use crate::queue::{QueueStats, RingPos};
+
+/// When doorbells are executed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ExecMode {
+    /// Doorbells only post work; nothing moves until [`Device::step`],
+    /// [`Device::run_until_idle`] or a [`BackgroundEngine`] runs it. Fully deterministic.
+    #[default]
+    Manual,
+    /// The register write that rings a doorbell runs the device until idle before it returns
+    /// (software that polls for completion works single-threaded).
+    OnDoorbell,
+}
+
+impl ExecMode {
+    const fn to_u8(self) -> u8 {
+        match self {
+            Self::Manual => 0,
+            Self::OnDoorbell => 1,
+        }
+    }
+    const fn from_u8(v: u8) -> Self {
+        match v {
+            1 => Self::OnDoorbell,
+            _ => Self::Manual,
+        }
+    }
+}
+
+/// How a device is built: where its UDMA units sit in BAR0 and which memory it has.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DeviceConfig {
+    /// BAR0 offset of each UDMA unit; the index is the engine id.
+    pub unit_bases: Vec<usize>,
+    /// Memory regions (device HBM, host DRAM).
+    pub regions: Vec<RegionSpec>,
+    /// Initial execution mode.
+    pub mode: ExecMode,
+}
+
+pub(crate) struct Shared {
+    model: Mutex<Model>,
+    /// Signalled when work may have arrived (background engine) or at shutdown.
+    work: Condvar,
+    /// Signalled when the background engine finds nothing to run.
+    idle: Condvar,
+    mode: AtomicU8,
+    background: AtomicBool,
+    shutdown: AtomicBool,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, Model> {
+        // A panic while holding the lock cannot leave the model half-updated in a way that
+        // matters more than stopping would; keep serving rather than propagate the poison.
+        self.model.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// One emulated Neuron device.
+///
+/// Cloning gives another handle to the same device (shared state), so a register window, a
+/// background engine and test code can all hold one.
+///
+/// ```
+/// use mmio::Mmio;
+/// use neuron_emu::{Device, DeviceConfig, RegionKind, RegionSpec};
+///
+/// let dev = Device::new(DeviceConfig {
+///     unit_bases: vec![0x0],
+///     regions: vec![RegionSpec::new("host", RegionKind::Host, 0x1_0000_0000, 1 << 20)],
+///     ..Default::default()
+/// })?;
+/// dev.write32(0x204, 1); // M2S change_state NORMAL
+/// assert_eq!(dev.read32(0x200), 0x1111);
+/// assert_eq!(dev.read32(0x3c800), mmio::BUS_ERROR_READ, "past the unit window");
+/// # Ok::<(), neuron_emu::MapError>(())
+/// ```
+#[derive(Clone)]
+pub struct Device {
+    shared: Arc<Shared>,
+}
+
+impl core::fmt::Debug for Device {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let m = self.shared.lock();
+        f.debug_struct("Device")
+            .field("units", &m.unit_count())
+            .field("regions", &m.mem.regions())
+            .finish()
+    }
+}
+
+impl Device {
+    /// Builds a device in its power-on state: engines disabled, queues reset, memory zeroed.
+    pub fn new(config: DeviceConfig) -> Result<Self, MapError> {
+        let mut mem = AddressSpace::new();
+        for spec in config.regions {
+            mem.map(spec)?;
+        }
+        Ok(Self::from_address_space(
+            mem,
+            config.unit_bases,
+            config.mode,
+        ))
+    }
+
+    /// Builds a device over an address space the caller mapped; `unit_bases` are the BAR0
+    /// offsets of the UDMA units (index = engine id).
+    pub fn from_address_space(mem: AddressSpace, unit_bases: Vec<usize>, mode: ExecMode) -> Self {
+        Self {
+            shared: Arc::new(Shared {
+                model: Mutex::new(Model::new(mem, unit_bases)),
+                work: Condvar::new(),
+                idle: Condvar::new(),
+                mode: AtomicU8::new(mode.to_u8()),
+                background: AtomicBool::new(false),
+                shutdown: AtomicBool::new(false),
+            }),
+        }
+    }
+
+    /// Current execution mode.
+    pub fn exec_mode(&self) -> ExecMode {
+        ExecMode::from_u8(self.shared.mode.load(Ordering::Acquire))
+    }
+
+    /// Changes the execution mode.
+    pub fn set_exec_mode(&self, mode: ExecMode) {
+        self.shared.mode.store(mode.to_u8(), Ordering::Release);
+    }
+
+    /// Number of UDMA units.
+    pub fn unit_count(&self) -> usize {
+        self.shared.lock().unit_count()
+    }
+
+    /// BAR0 offset of unit `unit`.
+    pub fn unit_base(&self, unit: usize) -> Option<usize> {
+        self.shared.lock().unit_base(unit)
+    }
+
+    /// Runs `f` with the address space locked (no engine runs meanwhile).
+    pub fn with_memory<R>(&self, f: impl FnOnce(&mut AddressSpace) -> R) -> R {
+        f(&mut self.shared.lock().mem)
+    }
+
+    /// Reads device or host memory at a DMA address.
+    pub fn read_mem(&self, addr: u64, buf: &mut [u8]) -> Result<(), BusError> {
+        self.with_memory(|m| m.read(addr, buf))
+    }
+
+    /// Reads `len` bytes of memory into a vector.
+    pub fn read_mem_vec(&self, addr: u64, len: usize) -> Result<Vec<u8>, BusError> {
+        self.with_memory(|m| m.read_vec(addr, len))
+    }
+
+    /// Writes device or host memory at a DMA address.
+    pub fn write_mem(&self, addr: u64, data: &[u8]) -> Result<(), BusError> {
+        self.with_memory(|m| m.write(addr, data))
+    }
+
+    /// Allocates `size` bytes aligned to `align` in a region; returns the DMA address.
+    pub fn alloc(&self, region: RegionId, size: u64, align: u64) -> Result<u64, AllocError> {
+        self.with_memory(|m| m.alloc(region, size, align))
+    }
+
+    /// Frees an allocation by its DMA address; returns its size.
+    pub fn free(&self, addr: u64) -> Result<u64, AllocError> {
+        self.with_memory(|m| m.free(addr))
+    }
+
+    /// Runs at most one packet (the next runnable queue pair in round-robin order).
+    pub fn step(&self) -> Option<Step> {
+        self.shared.lock().step()
+    }
+
+    /// Runs until no queue pair can move anything.
+    ///
+    /// Terminates: every step consumes posted descriptors or drops a pair from the run list.
+    /// A pathological ring (a huge doorbell count over a ring without phase checking) can take
+    /// long; [`run`](Self::run) bounds the work.
+    pub fn run_until_idle(&self) -> RunReport {
+        self.shared.lock().run(u64::MAX)
+    }
+
+    /// Runs at most `max_steps` packets (moved or faulted).
+    pub fn run(&self, max_steps: u64) -> RunReport {
+        self.shared.lock().run(max_steps)
+    }
+
+    /// True when no queue pair has runnable work.
+    pub fn is_idle(&self) -> bool {
+        !self.shared.lock().has_work()
+    }
+
+    /// Waits until the device is idle (for the background engine); false on timeout.
+    pub fn wait_idle(&self, timeout: Duration) -> bool {
+        let deadline = Instant::now() + timeout;
+        let mut m = self.shared.lock();
+        while m.has_work() {
+            let now = Instant::now();
+            if now >= deadline {
+                return false;
+            }
+            m = match self.shared.idle.wait_timeout(m, deadline - now) {
+                Ok((g, _)) => g,
+                Err(p) => p.into_inner().0,
+            };
+        }
+        true
+    }
+
+    /// State of one direction of a unit.
+    pub fn engine_state(&self, unit: usize, dir: Direction) -> Option<EngineState> {
+        self.shared.lock().units.get(unit).map(|u| u.dir(dir).state)
+    }
+
+    /// Counters of one queue.
+    pub fn queue_stats(&self, unit: usize, dir: Direction, queue: usize) -> Option<QueueStats> {
+        let m = self.shared.lock();
+        Some(m.units.get(unit)?.dir(dir).queues.get(queue)?.stats)
+    }
+
+    /// Head position of one queue (what `drhp` reads, decoded).
+    pub fn queue_head(&self, unit: usize, dir: Direction, queue: usize) -> Option<RingPos> {
+        let m = self.shared.lock();
+        Some(m.units.get(unit)?.dir(dir).queues.get(queue)?.head)
+    }
+
+    /// What an IOFIC group's cause register reads (latched causes plus summary bits),
+    /// without CLEAR_ON_READ side effects.
+    pub fn iofic_cause(&self, unit: usize, level: Level, group: usize) -> Option<u32> {
+        let m = self.shared.lock();
+        Some(m.units.get(unit)?.iofic.cause(level, group))
+    }
+
+    /// What an IOFIC group's status register reads (pending unmasked causes).
+    pub fn iofic_status(&self, unit: usize, level: Level, group: usize) -> Option<u32> {
+        let m = self.shared.lock();
+        Some(m.units.get(unit)?.iofic.status(level, group))
+    }
+
+    /// Faults recorded since the last call (at most the last 1024).
+    pub fn take_faults(&self) -> Vec<FaultRecord> {
+        self.shared.lock().take_faults()
+    }
+
+    /// Starts a thread that runs doorbells as they arrive. Stop it by dropping the handle or
+    /// calling [`BackgroundEngine::stop`]. At most one runs per device: a second call returns
+    /// `None` while the first is alive.
+    pub fn start_background(&self) -> Option<BackgroundEngine> {
+        if self.shared.background.swap(true, Ordering::AcqRel) {
+            return None;
+        }
+        self.shared.shutdown.store(false, Ordering::Release);
+        let shared = Arc::clone(&self.shared);
+        let thread = std::thread::Builder::new()
+            .name("neuron-emu-engine".into())
+            .spawn(move || background_loop(&shared));
+        match thread {
+            Ok(t) => Some(BackgroundEngine {
+                shared: Arc::clone(&self.shared),
+                thread: Some(t),
+            }),
+            Err(_) => {
+                self.shared.background.store(false, Ordering::Release);
+                None
+            }
+        }
+    }
+
+    fn after_write(&self, mut m: MutexGuard<'_, Model>, woke: bool) {
+        if !woke {
+            return;
+        }
+        if self.exec_mode() == ExecMode::OnDoorbell {
+            m.run(u64::MAX);
+            drop(m);
+            self.shared.idle.notify_all();
+        } else if self.shared.background.load(Ordering::Acquire) {
+            drop(m);
+            self.shared.work.notify_one();
+        }
+    }
+}
+
+impl mmio::Mmio for Device {
+    fn read32(&self, offset: usize) -> u32 {
+        self.shared.lock().read32(offset)
+    }
+
+    fn write32(&self, offset: usize, value: u32) {
+        let mut m = self.shared.lock();
+        let woke = m.write32(offset, value);
+        self.after_write(m, woke);
+    }
+}
+
+/// Packets the background engine runs per lock hold, so host accesses interleave.
+const BACKGROUND_SLICE: u64 = 16;
+
+fn background_loop(shared: &Shared) {
+    loop {
+        let mut m = shared.lock();
+        loop {
+            if shared.shutdown.load(Ordering::Acquire) {
+                return;
+            }
+            if m.has_work() {
+                break;
+            }
+            shared.idle.notify_all();
+            m = match shared.work.wait(m) {
+                Ok(g) => g,
+                Err(p) => p.into_inner(),
+            };
+        }
+        m.run(BACKGROUND_SLICE);
+        let idle = !m.has_work();
+        drop(m);
+        if idle {
+            shared.idle.notify_all();
+        }
+    }
+}
+
+/// Handle of a running background engine thread; dropping it stops and joins the thread.
+pub struct BackgroundEngine {
+    shared: Arc<Shared>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl core::fmt::Debug for BackgroundEngine {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("BackgroundEngine")
+            .field("running", &self.thread.is_some())
+            .finish()
+    }
+}
+
+impl BackgroundEngine {
+    /// Stops the thread after its current slice and waits for it to exit.
+    pub fn stop(mut self) {
+        self.shutdown();
+    }
+
+    fn shutdown(&mut self) {
+        let Some(t) = self.thread.take() else { return };
+        {
+            // Set the flag under the lock so the thread cannot miss the wake-up between its
+            // check and its wait.
+            let _m = self.shared.lock();
+            self.shared.shutdown.store(true, Ordering::Release);
+        }
+        self.shared.work.notify_all();
+        let _ = t.join();
+        self.shared.background.store(false, Ordering::Release);
+        self.shared.idle.notify_all();
+    }
+}
+
+impl Drop for BackgroundEngine {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
