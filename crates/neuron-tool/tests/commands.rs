@@ -312,12 +312,58 @@ fn bench_build_prints_ns_per_pair() {
 }
 
 #[test]
+fn copy_runs_on_the_built_in_model_and_verifies() {
+    let out = stdout_of(&["copy", "--size", "1MiB"]);
+    assert!(out.contains("copied 1.00 MiB (1048576 bytes)"), "{out}");
+    assert!(out.contains("CAYMAN"), "{out}");
+    assert!(out.contains("16 descriptor pairs in 2 packets"), "{out}");
+    assert!(out.contains("every byte verified"), "{out}");
+    for (arch, barrier) in [
+        ("sunda", "dmb"),
+        ("cayman", "write-barrier"),
+        ("mariana", "sow"),
+    ] {
+        let out = stdout_of(&[
+            "copy",
+            "--arch",
+            arch,
+            "--size",
+            "200000",
+            "--queue",
+            "7",
+            "--barrier",
+            barrier,
+            "--json",
+        ]);
+        let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        assert_eq!(v["arch"], arch.to_uppercase());
+        assert_eq!(v["bytes"], 200_000);
+        assert_eq!(v["descriptors"], 4); // 3 x 64 KiB + 3392
+        assert_eq!(v["packets"], 1);
+        assert_eq!(v["queue"], 7);
+        assert_eq!(v["barrier"], barrier);
+        assert_eq!(v["verified"], true);
+        assert!(v["seconds"].as_f64().unwrap() >= 0.0);
+        assert!(v["bytes_per_second"].as_f64().unwrap() >= 0.0);
+    }
+}
+
+#[test]
 fn copy_bad_input() {
     fails_with(
         &["copy", "--device", "/nonexistent/neuron0"],
         "device '/nonexistent/neuron0' not found",
     );
     fails_with(&["copy", "--size", "0"], "copy size 0");
+    let not_a_device = tempfile::NamedTempFile::new().unwrap();
+    fails_with(
+        &["copy", "--device", not_a_device.path().to_str().unwrap()],
+        "no hardware copy path",
+    );
+    fails_with(
+        &["copy", "--arch", "sunda", "--size", "17GiB"],
+        "does not fit one HBM channel",
+    );
     fails_with(&["copy", "--queue", "16"], "queue id 16 out of range");
     fails_with(&["copy", "--arch", "sunda", "--barrier", "sow"], "SOW");
     tool()

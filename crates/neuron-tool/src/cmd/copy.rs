@@ -9,7 +9,7 @@ use udma_desc::QueueId;
 use crate::arch_select::{ArchVisitor, dispatch};
 use crate::cli::CopyArgs;
 use crate::copy::{
-    COPY_RING, CopyDevice, CopyOptions, CopyPlan, CopySummary, SplitLimits, run_copy,
+    COPY_RING, CopyDevice, CopyOptions, CopyPlan, CopySummary, ModelDevice, SplitLimits, run_copy,
 };
 use crate::error::{Result, ToolError};
 
@@ -85,28 +85,25 @@ pub fn run_on_device<D: CopyDevice>(
 }
 
 /// `copy [--arch A] [--size N] [--queue Q] [--barrier B] [--device PATH] [--json]`.
-pub fn run(args: &CopyArgs, _out: &mut impl Write) -> Result<()> {
+///
+/// Without `--device` the copy runs on the built-in device model of `--arch`.
+pub fn run(args: &CopyArgs, out: &mut impl Write) -> Result<()> {
     let opts = options(args)?;
     if let Some(path) = &args.device {
         if !path.exists() {
             return Err(ToolError::DeviceMissing { path: path.clone() });
         }
         return Err(ToolError::NotAvailable(format!(
-            "'{}' exists, but this build has no hardware backend yet (ndl-std's device layer has not landed)",
+            "'{}' exists, but this build has no hardware copy path yet (the mapped-BAR backend is not wired); leave --device out to use the built-in device model",
             path.display()
         )));
     }
-    struct HasSow;
-    impl ArchVisitor for HasSow {
-        type Output = bool;
-        fn visit<A: Arch>(self) -> bool {
-            A::HAS_STRONG_ORDER
-        }
-    }
-    if opts.barrier == udma_desc::Barrier::Sow && !dispatch(args.arch.generation(), HasSow)? {
-        return Err(udma_desc::Error::StrongOrderUnsupported.into());
-    }
-    Err(ToolError::NotAvailable(
-        "the built-in device model is not wired into this build yet (neuron-emu and ndl-std's emulated backend have not landed)".into(),
-    ))
+    run_on_device(
+        &mut ModelDevice::new(),
+        args.arch.generation(),
+        &opts,
+        args.json,
+        out,
+    )?;
+    Ok(())
 }
