@@ -9,7 +9,7 @@ use udma_desc::QueueId;
 use crate::arch_select::{ArchVisitor, dispatch};
 use crate::cli::CopyArgs;
 use crate::copy::{
-    COPY_RING, CopyDevice, CopyOptions, CopyPlan, CopySummary, ModelDevice, SplitLimits, run_copy,
+    COPY_RING, CopyDevice, CopyOptions, CopySummary, ModelDevice, PlanError, run_copy,
 };
 use crate::error::{Result, ToolError};
 
@@ -19,9 +19,10 @@ const PROGRESS_FROM: u64 = 64 << 20;
 /// The options of `copy`, checked (queue range, size) before any device is opened.
 pub fn options(args: &CopyArgs) -> Result<CopyOptions> {
     let queue = QueueId::new(args.queue).map_err(|e| ToolError::BadArgument(e.to_string()))?;
-    // The size check of the plan, early (the arch does not change it).
-    CopyPlan::new(args.size, SplitLimits::for_arch::<khal_sunda::Sunda>())
-        .map_err(|e| ToolError::BadArgument(e.to_string()))?;
+    // The plan refuses it too, but only once a device is open; say it first.
+    if args.size == 0 {
+        return Err(ToolError::BadArgument(PlanError::ZeroSize.to_string()));
+    }
     Ok(CopyOptions {
         queue,
         size: args.size,
