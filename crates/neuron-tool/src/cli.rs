@@ -30,7 +30,8 @@ pub enum Command {
     Ioctl(IoctlCommand),
     /// Print the UDMA register map with offsets.
     Regs(RegsArgs),
-    /// Identify a chip generation from its PCI device id; print capabilities and scalars.
+    /// Identify a chip generation from its PCI device id (or --arch); print capabilities and
+    /// scalars.
     Arch(ArchArgs),
     /// Micro-benchmarks.
     #[command(subcommand)]
@@ -73,7 +74,8 @@ pub struct CopyArgs {
     /// DMA queue (0..15).
     #[arg(long, default_value_t = 0)]
     pub queue: u32,
-    /// Ordering barrier on every descriptor pair.
+    /// Ordering barrier on every packet (DMB on its first TX descriptor, the write barrier on
+    /// its first data descriptor, SOW on every RX descriptor).
     #[arg(long, value_enum, default_value_t = BarrierName::None)]
     pub barrier: BarrierName,
     /// A real device node (e.g. /dev/neuron0) or a directory holding neuronN nodes;
