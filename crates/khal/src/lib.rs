@@ -39,11 +39,14 @@
 //!   is revision 4, and the steering API does not compile for an arch whose revision type is
 //!   older ([`Rev3`]).
 //! * **S2M "no descriptor" policy** (drop-or-wait when an RX queue has no descriptor, with
-//!   its timeout). No register or field for it is in the reference; engine init leaves it at
-//!   its reset value.
+//!   its timeout). No register or field for it is in the reference; engine init does not write
+//!   one.
 //! * **Per-arch clock divider.** The project's issues name a per-generation clock-divider
 //!   value among V4's differences from V3, but neither the value nor its register is in the
 //!   reference; [`Scalars`] has no field for it and engine init writes none.
+//! * **Where the external top-level interrupt controller is.** Ring-id error masking steps
+//!   3 and 4 write it (its group offsets are known), but not its base: the caller passes a
+//!   window on it ([`udma::Udma::mask_ring_id_errors_with_external`]), or skips those steps.
 #![no_std]
 #![cfg_attr(
     not(test),
