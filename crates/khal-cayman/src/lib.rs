@@ -21,7 +21,7 @@
     )
 )]
 
-use khal::caps::{IoficCaps, PacketCaps, StrongOrder};
+use khal::caps::{IoficCaps, PacketCaps, RingIdErrorMasking, StrongOrder};
 use khal::{
     Arch, Generation, Platform, Product, RegistrarError, RegistrarInput, Registration, Rev4,
     Scalars, VersionWindow, register_common,
@@ -38,6 +38,9 @@ impl PacketCaps for Cayman {
 }
 
 impl StrongOrder for Cayman {}
+
+/// The V3 product masks ring-id errors on NeuronCore engines.
+impl RingIdErrorMasking for Cayman {}
 
 impl IoficCaps for Cayman {
     // Userspace HAL values (issue 3); the kernel never programs V3-specific ones.

@@ -22,6 +22,10 @@
 //! Kernel items V4 changes that this crate does not model: the `get_device_id` routing-id
 //! skip on `trn3pd98.3xlarge` (firmware polling, not a constant); the clock-divider value
 //! (no value in the reference).
+//! The capability markers V4 shares with V3 ([`StrongOrder`],
+//! [`RingIdErrorMasking`]) are restated as empty `impl`s (a
+//! marker cannot be inherited from another type); they are not overrides, and the override
+//! test checks that V4 has exactly V3's markers plus `NotificationMask`.
 //! The V4 override test (`tests/overrides.rs`) enumerates exactly the rows above and checks
 //! that every other item equals V3's.
 //!
@@ -44,7 +48,7 @@
     )
 )]
 
-use khal::caps::{IoficCaps, NotificationMask, PacketCaps, StrongOrder};
+use khal::caps::{IoficCaps, NotificationMask, PacketCaps, RingIdErrorMasking, StrongOrder};
 use khal::{
     Arch, Generation, Platform, Product, RegistrarError, RegistrarInput, Registration, Scalars,
 };
@@ -62,6 +66,8 @@ impl PacketCaps for Mariana {
 }
 
 impl StrongOrder for Mariana {}
+/// Inherited from V3 (the product runs V3's ring-id masking on V4).
+impl RingIdErrorMasking for Mariana {}
 impl NotificationMask for Mariana {}
 
 impl IoficCaps for Mariana {

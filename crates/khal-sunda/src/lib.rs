@@ -7,7 +7,9 @@
 //! V2 has no strong-ordered RX writes and no descriptor notification masks, so it does not
 //! implement [`StrongOrder`](khal::caps::StrongOrder) or
 //! [`NotificationMask`](khal::caps::NotificationMask): APIs that need them do not compile
-//! for `Sunda`.
+//! for `Sunda`. Of the product's post-init engine steps it takes the AXI-error one
+//! ([`AxiErrorAborts`]), not V3/V4's ring-id error masking
+//! ([`RingIdErrorMasking`](khal::caps::RingIdErrorMasking)).
 //!
 //! ```
 //! use khal::{Arch, Generation};
@@ -27,7 +29,7 @@
     )
 )]
 
-use khal::caps::{IoficCaps, PacketCaps};
+use khal::caps::{AxiErrorAborts, IoficCaps, PacketCaps};
 use khal::{Arch, Generation, Product, Rev4, Scalars, VersionWindow};
 
 /// V2: trn1 and inf2.
@@ -46,6 +48,9 @@ impl IoficCaps for Sunda {
     const M2S_PRIMARY_D_UNMASK: u32 = 0x500;
     const S2M_ERROR_MASK: u32 = 0xFFFF_EF07;
 }
+
+/// The V2 product arms AXI error detection and AXI-error aborts after engine init.
+impl AxiErrorAborts for Sunda {}
 
 /// trn1 and inf2 (inf2 reports device-type suffix "v3" although it is V2).
 pub const PRODUCTS: [Product; 2] = [

@@ -1,5 +1,25 @@
-//! The capability traits an [`Arch`](crate::Arch) implements, re-exported from the crates
-//! that consume them (so an arch crate depends on `khal` alone).
+//! The capability traits an [`Arch`](crate::Arch) implements: the descriptor and IOFIC ones
+//! re-exported from the crates that consume them (so an arch crate depends on `khal` alone),
+//! and `khal`'s own product-policy markers.
+//!
+//! The two markers below gate engine steps that the vendor product runs after engine init
+//! for some generations only (`udma-notes.md` section 2 step 8). Which generation runs which
+//! step is a fixed fact of the generation, not something read from the hardware, so it is a
+//! trait bound: calling the step for the wrong arch does not compile (see the `trybuild`
+//! cases in `tests/ui/`), and there is no run-time error path that a caller could forget to
+//! handle or that a test could never reach.
 
 pub use iofic::caps::IoficCaps;
 pub use udma_desc::caps::{NotificationMask, PacketCaps, StrongOrder};
+
+/// Marker: the product masks prefetch ring-id errors on this generation's NeuronCore
+/// engines (V3, V4; `udma-notes.md` section 10, `arch-callbacks.tsv` `ndma_init`: "masks
+/// ring-id errors ... for engines < 128"). Enables
+/// [`Udma::mask_ring_id_errors`](crate::udma::Udma::mask_ring_id_errors).
+pub trait RingIdErrorMasking: crate::Arch {}
+
+/// Marker: the product arms AXI error detection and AXI-error aborts after engine init and
+/// lifts the AXI timeout to its maximum (V2 only; `udma-notes.md` section 2 step 8,
+/// `arch-callbacks.tsv` `ndma_init` "v2: ... AXI-error abort"). Enables
+/// [`Udma::arm_axi_error_aborts`](crate::udma::Udma::arm_axi_error_aborts).
+pub trait AxiErrorAborts: crate::Arch {}

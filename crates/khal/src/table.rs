@@ -40,8 +40,9 @@ const fn split_once(s: &[u8], sep: u8) -> (&[u8], &[u8]) {
     let mut rest = s;
     while let Some((c, r)) = rest.split_first() {
         if *c == sep {
-            let (head, _) = s.split_at(i);
-            return (head, r);
+            if let Some((head, _)) = s.split_at_checked(i) {
+                return (head, r);
+            }
         }
         i += 1;
         rest = r;

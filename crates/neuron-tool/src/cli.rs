@@ -30,7 +30,8 @@ pub enum Command {
     Ioctl(IoctlCommand),
     /// Print the UDMA register map with offsets.
     Regs(RegsArgs),
-    /// Identify a chip generation from its PCI device id; print capabilities and scalars.
+    /// Identify a chip generation from its PCI device id (or --arch); print capabilities and
+    /// scalars.
     Arch(ArchArgs),
     /// Micro-benchmarks.
     #[command(subcommand)]
@@ -73,7 +74,8 @@ pub struct CopyArgs {
     /// DMA queue (0..15).
     #[arg(long, default_value_t = 0)]
     pub queue: u32,
-    /// Ordering barrier on every descriptor pair.
+    /// Ordering barrier on every packet (DMB on its first TX descriptor, the write barrier on
+    /// its first data descriptor, SOW on every RX descriptor).
     #[arg(long, value_enum, default_value_t = BarrierName::None)]
     pub barrier: BarrierName,
     /// A real device node (e.g. /dev/neuron0) or a directory holding neuronN nodes;
@@ -122,6 +124,9 @@ pub struct DescBuildArgs {
     /// Ask for a destination (RX) completion interrupt.
     #[arg(long)]
     pub int: bool,
+    /// Chip generation whose rules apply (SOW is refused on sunda).
+    #[arg(long, value_enum, default_value_t = ArchName::Cayman)]
+    pub arch: ArchName,
 }
 
 /// `neuron-tool desc decode`.
@@ -152,9 +157,12 @@ pub struct RingDecodeArgs {
     /// Decode as an RX ring.
     #[arg(long)]
     pub rx: bool,
-    /// The ring id (phase, 0..3) the engine expects at slot 0.
+    /// The ring id (phase, 0..3) the engine expects at its head slot (1 after a queue reset).
     #[arg(long, default_value_t = 1)]
     pub phase: u32,
+    /// The slot the engine's head is at (its phase flips +1 mod 4 when it wraps past the end).
+    #[arg(long, default_value_t = 0)]
+    pub head: u32,
 }
 
 /// `neuron-tool ioctl ...`.
@@ -200,8 +208,11 @@ pub struct RegsArgs {
 #[derive(Debug, Args)]
 pub struct ArchArgs {
     /// PCI device id, e.g. 0x7364.
-    #[arg(long, value_parser = parse_u32_arg)]
-    pub device_id: u32,
+    #[arg(long, value_parser = parse_u32_arg, required_unless_present = "arch")]
+    pub device_id: Option<u32>,
+    /// Or the generation by code name.
+    #[arg(long, value_enum, conflicts_with = "device_id")]
+    pub arch: Option<ArchName>,
 }
 
 /// `neuron-tool bench ...`.

@@ -10,7 +10,8 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         return Err("empty size".into());
     }
     if let Some(hex) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        return u64::from_str_radix(hex, 16).map_err(|_| format!("'{text}' is not a valid hex size"));
+        return u64::from_str_radix(hex, 16)
+            .map_err(|_| format!("'{text}' is not a valid hex size"));
     }
     let digits_end = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
     let (num, suffix) = t.split_at(digits_end);
@@ -23,9 +24,14 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         "k" | "kib" | "kb" => 10,
         "m" | "mib" | "mb" => 20,
         "g" | "gib" | "gb" => 30,
-        other => return Err(format!("unknown size suffix '{other}' in '{text}' (use KiB, MiB or GiB)")),
+        other => {
+            return Err(format!(
+                "unknown size suffix '{other}' in '{text}' (use KiB, MiB or GiB)"
+            ));
+        }
     };
-    n.checked_mul(1u64 << shift).ok_or_else(|| format!("'{text}' is too large"))
+    n.checked_mul(1u64 << shift)
+        .ok_or_else(|| format!("'{text}' is too large"))
 }
 
 #[cfg(test)]
@@ -48,8 +54,16 @@ mod tests {
         assert!(parse_size("").unwrap_err().contains("empty"));
         assert!(parse_size("MiB").unwrap_err().contains("number"));
         assert!(parse_size("5XiB").unwrap_err().contains("suffix"));
-        assert!(parse_size("99999999999999999999").unwrap_err().contains("too large"));
-        assert!(parse_size("17179869184GiB").unwrap_err().contains("too large"));
+        assert!(
+            parse_size("99999999999999999999")
+                .unwrap_err()
+                .contains("too large")
+        );
+        assert!(
+            parse_size("17179869184GiB")
+                .unwrap_err()
+                .contains("too large")
+        );
         assert!(parse_size("0xZZ").unwrap_err().contains("hex"));
     }
 }

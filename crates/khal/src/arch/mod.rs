@@ -12,7 +12,7 @@ pub use pure::{UDMA_UNIT_WINDOW, WRITE_BLOCKED_QUEUE_REGS, WaitTimes};
 pub use registrar::{Platform, RegistrarError, RegistrarInput, Registration, register_common};
 
 pub use generation::{Generation, InvalidGeneration, PCI_VENDOR_ID, Product, UnknownDeviceId};
-pub use revision::{Rev3, Rev4, TargetTranslation, UdmaRevision};
+pub use revision::{Rev3, Rev4, SteeringLayoutV4, UdmaRevision};
 pub use scalars::{Scalars, VersionWindow};
 
 use iofic::caps::IoficCaps;

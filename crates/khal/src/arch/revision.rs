@@ -6,8 +6,9 @@ pub trait UdmaRevision: Copy + core::fmt::Debug + Send + Sync + 'static {
     const NUMBER: u8;
 }
 
-/// UDMA revision 3 (pre-TTT engines; no current arch uses it, it exists so that code can
-/// name an older engine and so that the revision-4-only APIs can be shown to reject it).
+/// UDMA revision 3: an older engine. No current arch uses it and the reference has no
+/// register facts for it; it exists so that code can name one and so that the
+/// revision-4-only APIs can be shown not to compile for it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Rev3;
 /// UDMA revision 4: every generation the reference driver drives (V2, V3, V4).
@@ -21,7 +22,10 @@ impl UdmaRevision for Rev4 {
     const NUMBER: u8 = 4;
 }
 
-/// Marker: the revision has the Target Translation Table and the `vmpr_v4` per-queue
-/// selector layout (revision 4 and later).
-pub trait TargetTranslation: UdmaRevision {}
-impl TargetTranslation for Rev4 {}
+/// Marker: the revision lays out the per-queue target-steering selectors as revision 4's
+/// `vmpr_v4` blocks in `gen_ex` (the only layout the reference gives).
+///
+/// Revision 4 also brings the Target Translation Table, but the reference has no register
+/// facts for it, so no API here touches it (see the crate docs, "Not modelled").
+pub trait SteeringLayoutV4: UdmaRevision {}
+impl SteeringLayoutV4 for Rev4 {}

@@ -102,7 +102,12 @@ pub struct Scalars {
     /// Wide outstanding-data-write limit programmed at engine init (`None`: the register is
     /// not touched; V4 only).
     pub ostand_data_wr_wide: Option<u16>,
-    /// Descriptors per packet programmed at engine init (64 + 1 metadata).
+    /// Max descriptors per packet the kernel product passes to engine init (64 + 1
+    /// metadata, on every generation). [`EngineParams::for_arch`] defaults to the arch's
+    /// packet limit instead (V2: 128); this value reproduces the kernel's sequence through
+    /// `with_max_descs_per_packet`.
+    ///
+    /// [`EngineParams::for_arch`]: crate::udma::EngineParams::for_arch
     pub descs_per_packet_at_init: u8,
     /// Microseconds per descriptor in the DMA completion wait estimate.
     pub dma_wait_per_desc_us: u32,

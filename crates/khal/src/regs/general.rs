@@ -9,12 +9,13 @@ use udma_desc::QueueId;
 
 use super::unit::GEN_BASE;
 
-/// Primary interrupt controller (groups A..D, 0x40 bytes each), offset in `gen`.
-pub const PRIMARY_IOFIC: usize = 0x0000;
+/// Primary interrupt controller (groups A..D, 0x40 bytes each), offset in `gen` (the
+/// `iofic` crate's layout, checked here against this crate's table).
+pub const PRIMARY_IOFIC: usize = iofic::layout::PRIMARY_BASE_IN_GEN;
 /// Secondary interrupt controller (groups A..C: TX errors, RX errors, AXI parity).
-pub const SECONDARY_IOFIC: usize = 0x2000;
+pub const SECONDARY_IOFIC: usize = iofic::layout::SECONDARY_BASE_IN_GEN;
 /// Bytes per IOFIC group window.
-pub const IOFIC_GROUP_STRIDE: usize = 0x40;
+pub const IOFIC_GROUP_STRIDE: usize = iofic::layout::GROUP_STRIDE;
 /// Where the TX (M2S) error and abort causes latch: secondary group A.
 pub const M2S_ABORT_CAUSE: usize = SECONDARY_IOFIC;
 /// Where the RX (S2M) error and abort causes latch: secondary group B.
@@ -70,19 +71,19 @@ register! { "gen" in GEN_BASE;
 #[repr(usize)]
 pub enum AxiErrorIofic {
     /// TX descriptor-read AXI errors.
-    M2sDescRd = 0x2d00,
+    M2sDescRd = iofic::layout::AXI_ERROR_M2S_DESC_RD_IN_GEN,
     /// TX data-read AXI errors.
-    M2sDataRd = 0x2e00,
+    M2sDataRd = iofic::layout::AXI_ERROR_M2S_DATA_RD_IN_GEN,
     /// TX completion-write AXI errors.
-    M2sCmplWr = 0x2f00,
+    M2sCmplWr = iofic::layout::AXI_ERROR_M2S_CMPL_WR_IN_GEN,
     /// RX descriptor-read AXI errors.
-    S2mDescRd = 0x3000,
+    S2mDescRd = iofic::layout::AXI_ERROR_S2M_DESC_RD_IN_GEN,
     /// RX data-write AXI errors.
-    S2mDataWr = 0x3100,
+    S2mDataWr = iofic::layout::AXI_ERROR_S2M_DATA_WR_IN_GEN,
     /// RX completion-write AXI errors.
-    S2mCmplWr = 0x3200,
+    S2mCmplWr = iofic::layout::AXI_ERROR_S2M_CMPL_WR_IN_GEN,
     /// MSI-X AXI errors (the driver does not program it).
-    Msix = 0x3300,
+    Msix = iofic::layout::AXI_ERROR_MSIX_IN_GEN,
 }
 
 impl AxiErrorIofic {
@@ -111,6 +112,11 @@ const _: () = {
     assert!(t("gen", "iofic_base_s2m_data_wr", A::S2mDataWr.offset()));
     assert!(t("gen", "iofic_base_s2m_cmpl_wr", A::S2mCmplWr.offset()));
     assert!(t("gen", "iofic_base_msix", A::Msix.offset()));
+    // The order is the one `iofic::udma::enable_axi_error_aborts` programs.
+    let [a, b, c, d, e, f] = A::PROGRAMMED;
+    let [a2, b2, c2, d2, e2, f2] = iofic::layout::AXI_ERROR_IN_GEN;
+    assert!(a.offset() == a2 && b.offset() == b2 && c.offset() == c2);
+    assert!(d.offset() == d2 && e.offset() == e2 && f.offset() == f2);
 };
 
 /// AXI error detection tables: 7 tables of 16 words, 0x40 apart.
@@ -119,10 +125,15 @@ pub const AXI_ERROR_DETECTION_TABLE: usize = 0x2900;
 pub const AXI_ERROR_DETECTION_TABLE_STRIDE: usize = 0x40;
 /// Number of AXI error detection tables and error-control entries.
 pub const AXI_ERROR_TABLES: usize = 7;
+/// Words per AXI error detection table (the entry index is a set of parity, timeout and
+/// response error bits).
+pub const AXI_ERROR_DETECTION_ENTRIES: usize = 16;
 /// AXI error control entries (`table_addr` at +0, `table_data` at +4), 8 bytes apart.
 pub const AXI_ERROR_CONTROL: usize = 0x2b00;
 /// Stride between AXI error control entries.
 pub const AXI_ERROR_CONTROL_STRIDE: usize = 0x8;
+/// `table_data` inside an AXI error control entry (the row selected by `table_addr`).
+pub const AXI_ERROR_CONTROL_DATA: usize = 0x4;
 /// Per-queue AXI block (`state_request` +0, `error_status` +4, `cfg` +8), 0xc apart.
 pub const AXI_QUEUE: usize = 0x2c00;
 /// Stride between per-queue AXI blocks.
@@ -143,7 +154,7 @@ const _: () = {
     assert!(t(
         "gen",
         "axi_error_control[0].table_data",
-        AXI_ERROR_CONTROL + 4
+        AXI_ERROR_CONTROL + AXI_ERROR_CONTROL_DATA
     ));
     assert!(t("gen", "axi_queue[0].state_request", AXI_QUEUE));
     assert!(t("gen", "axi_queue[0].error_status", AXI_QUEUE + 4));
@@ -153,13 +164,14 @@ const _: () = {
 /// Offset in `gen` of word `entry` (0..16) of AXI error detection table `table` (0..7);
 /// `None` outside those ranges.
 pub const fn axi_error_detection(table: usize, entry: usize) -> Option<usize> {
-    if table >= AXI_ERROR_TABLES || entry >= 16 {
+    if table >= AXI_ERROR_TABLES || entry >= AXI_ERROR_DETECTION_ENTRIES {
         return None;
     }
     Some(AXI_ERROR_DETECTION_TABLE + table * AXI_ERROR_DETECTION_TABLE_STRIDE + entry * 4)
 }
 
-/// Offset in `gen` of `table_addr` of AXI error control `index` (0..7); `table_data` is +4.
+/// Offset in `gen` of `table_addr` of AXI error control `index` (0..7); `table_data` is
+/// [`AXI_ERROR_CONTROL_DATA`] further.
 pub const fn axi_error_control(index: usize) -> Option<usize> {
     if index >= AXI_ERROR_TABLES {
         return None;

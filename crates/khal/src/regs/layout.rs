@@ -169,6 +169,7 @@ impl UdmaLayout {
     };
 
     /// Offset of direction `dir`'s block from the unit base.
+    #[inline]
     pub const fn dir_base(&self, dir: Dir) -> usize {
         match dir {
             Dir::Tx => self.m2s_base,
@@ -177,12 +178,14 @@ impl UdmaLayout {
     }
 
     /// Offset of queue `q`'s block of direction `dir` from the unit base.
+    #[inline]
     pub const fn queue_base(&self, dir: Dir, q: QueueId) -> usize {
         self.dir_base(dir) + self.queue_block + q.index() * self.queue_stride
     }
 
     /// Offset of `reg` inside a queue block of direction `dir`; `None` for the TX-only
     /// registers asked for RX (the table has no RX sibling).
+    #[inline]
     pub const fn queue_reg(&self, dir: Dir, reg: QueueReg) -> Option<usize> {
         let o = &self.queue;
         Some(match (reg, dir) {
@@ -209,6 +212,7 @@ impl UdmaLayout {
     }
 
     /// Offset from the unit base of `reg` of queue `q`, direction `dir`.
+    #[inline]
     pub const fn queue_reg_abs(&self, dir: Dir, q: QueueId, reg: QueueReg) -> Option<usize> {
         match self.queue_reg(dir, reg) {
             Some(off) => Some(self.queue_base(dir, q) + off),

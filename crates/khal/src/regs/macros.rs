@@ -16,31 +16,20 @@ macro_rules! register {
     ($block:literal in $base:path; $(
         $(#[$meta:meta])*
         $vis:vis $name:ident : $value:ty = $tname:literal @ $off:literal;
-    )*) => {$(
-        $(#[$meta])*
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        $vis struct $name;
+    )*) => {
+        register! { $block; $($(#[$meta])* $vis $name: $value = $tname @ $off;)* }
+        $(
+            impl $name {
+                /// Offset of this register from the start of the UDMA unit.
+                pub const ABS: usize = $base + $off;
+            }
 
-        impl mmio::Register for $name {
-            const OFFSET: usize = $off;
-            const NAME: &'static str = $tname;
-            type Value = $value;
-        }
-
-        impl $name {
-            /// Offset of this register from the start of the UDMA unit.
-            pub const ABS: usize = $base + $off;
-        }
-
-        const _: () = assert!(
-            $crate::table::offset_is($block, $tname, $off),
-            concat!("offset of ", $block, " ", $tname, " disagrees with udma-registers.tsv")
-        );
-        const _: () = assert!(
-            $crate::table::abs_is($block, $tname, $base + $off),
-            concat!("abs offset of ", $block, " ", $tname, " disagrees with udma-registers.tsv")
-        );
-    )*};
+            const _: () = assert!(
+                $crate::table::abs_is($block, $tname, $base + $off),
+                concat!("abs offset of ", $block, " ", $tname, " disagrees with udma-registers.tsv")
+            );
+        )*
+    };
     ($block:literal; $(
         $(#[$meta:meta])*
         $vis:vis $name:ident : $value:ty = $tname:literal @ $off:literal;

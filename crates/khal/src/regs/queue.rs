@@ -242,6 +242,7 @@ impl Dir {
     pub const BOTH: [Dir; 2] = [Dir::Tx, Dir::Rx];
 
     /// Offset of the direction block from the unit base.
+    #[inline]
     pub const fn base(self) -> usize {
         match self {
             Dir::Tx => M2S_BASE,
@@ -250,6 +251,7 @@ impl Dir {
     }
 
     /// Offset of queue `q`'s block from the unit base.
+    #[inline]
     pub const fn queue_base(self, q: QueueId) -> usize {
         self.base() + QUEUE_BLOCK + q.index() * QUEUE_STRIDE
     }

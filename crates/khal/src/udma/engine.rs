@@ -7,6 +7,7 @@ use udma_desc::{QUEUES_PER_ENGINE, QueueId};
 
 use super::UdmaError;
 use super::error::RevisionFeature;
+use super::prefetch::{MIN_DESCS_PER_PACKET, check_max_descs, max_descs_in_range};
 use crate::Arch;
 use crate::regs::queue::{self, Dir, QueueCfg};
 use crate::regs::{gen_ex, general, m2s, s2m, unit};
@@ -54,21 +55,70 @@ pub const fn ostand_s2m_rd(reserve_axi_id: bool) -> s2m::OstandCfgRd {
 pub struct EngineParams {
     /// Queues to use: 1..=16, or [`QUEUE_COUNT_ALL`].
     pub queue_count: u8,
-    /// Max descriptors per packet, 8..=128 (the product passes 64 + 1).
+    /// Max descriptors per packet, 8..=128, programmed into the prefetcher (step 7).
     pub max_descs_per_packet: u8,
     /// The UDMA revision read from the hardware, when known; it must equal the arch's.
     pub hw_revision: Option<u8>,
 }
 
 impl EngineParams {
-    /// The product's parameters for arch `A`: all queues, `A`'s descriptors per packet.
+    /// The parameters for arch `A`: all queues, and as many descriptors per packet as `A`'s
+    /// descriptor rules allow ([`MAX_TX_DESCS_PER_PACKET`]: V2 128, V3 and V4 65), so that
+    /// every packet the `udma-desc` builders accept for `A` is one the prefetcher takes.
+    ///
+    /// [`MAX_TX_DESCS_PER_PACKET`]: crate::caps::PacketCaps::MAX_TX_DESCS_PER_PACKET
+    ///
+    /// The kernel product passes 64 + 1 = 65 on every generation
+    /// ([`Scalars::descs_per_packet_at_init`](crate::Scalars::descs_per_packet_at_init)); on
+    /// V3/V4 that is the same number, on V2 it is below the V2 limit. To program the kernel's
+    /// value (or any other), override it with
+    /// [`with_max_descs_per_packet`](Self::with_max_descs_per_packet).
+    ///
+    /// `A`'s limit is checked against 8..=128 when this is compiled for `A`: an arch with a
+    /// limit the prefetcher cannot take does not build.
+    ///
+    /// ```
+    /// use khal::Arch;
+    /// use khal::udma::EngineParams;
+    /// assert_eq!(EngineParams::for_arch::<khal_sunda::Sunda>().max_descs_per_packet, 128);
+    /// assert_eq!(EngineParams::for_arch::<khal_cayman::Cayman>().max_descs_per_packet, 65);
+    /// let kernel = EngineParams::for_arch::<khal_sunda::Sunda>()
+    ///     .with_max_descs_per_packet(khal_sunda::Sunda::SCALARS.descs_per_packet_at_init);
+    /// assert_eq!(kernel.max_descs_per_packet, 65);
+    /// ```
     pub const fn for_arch<A: Arch>() -> Self {
         Self {
             queue_count: QUEUE_COUNT_ALL,
-            max_descs_per_packet: A::SCALARS.descs_per_packet_at_init,
+            max_descs_per_packet: ArchPacketLimit::<A>::MAX_DESCS,
             hw_revision: None,
         }
     }
+
+    /// The same parameters with an explicit max-descriptors-per-packet (checked against
+    /// 8..=128 by [`Udma::init`], before any write).
+    pub const fn with_max_descs_per_packet(self, n: u8) -> Self {
+        Self {
+            max_descs_per_packet: n,
+            ..self
+        }
+    }
+}
+
+/// `A`'s TX packet limit as the engine's 8-bit argument, checked at compile time.
+struct ArchPacketLimit<A>(PhantomData<A>);
+
+impl<A: Arch> ArchPacketLimit<A> {
+    const MAX_DESCS: u8 = {
+        let n = max_descs_in_range(A::MAX_TX_DESCS_PER_PACKET);
+        assert!(
+            n.is_some(),
+            "the arch's MAX_TX_DESCS_PER_PACKET is outside the prefetcher's 8..=128"
+        );
+        match n {
+            Some(n) => n,
+            None => MIN_DESCS_PER_PACKET,
+        }
+    };
 }
 
 /// One UDMA engine (unit) of arch `A`, reached through the register window `M` of the
@@ -121,7 +171,7 @@ impl<A: Arch, M: Mmio> Udma<A, M> {
     pub fn init(regs: M, params: EngineParams) -> Result<Self, UdmaError> {
         let engine = Self::attach(regs, params.queue_count, params.hw_revision)?;
         engine.require_revision(RevisionFeature::EngineInit, 4)?;
-        super::prefetch::check_max_descs(u32::from(params.max_descs_per_packet))?;
+        check_max_descs(u32::from(params.max_descs_per_packet))?;
         let r = &engine.regs;
         let (tx, rx, genb, genx) = (
             r.window(unit::M2S_BASE),
@@ -180,7 +230,7 @@ impl<A: Arch, M: Mmio> Udma<A, M> {
         let spare = genb.read::<general::SpareZeroes0Reg>();
         genb.write::<general::SpareZeroes0Reg>(spare.with_disable_comp_head_report(false));
 
-        // Step 4: error interrupts, TX then RX.
+        // Step 4: error interrupts, TX then RX (iofic policy layer).
         super::unmask_error_interrupts::<A, _>(&genb);
 
         // Step 5: completion engine.

@@ -9,8 +9,6 @@ use crate::regs::queue::Dir;
 pub enum RevisionFeature {
     /// Engine init (the reference sequence is revision 4's).
     EngineInit,
-    /// Per-queue target steering through the `vmpr_v4` selector layout.
-    TargetSteering,
 }
 
 /// Why a UDMA operation was refused. Nothing is written to the hardware when one is

@@ -4,13 +4,15 @@ use mmio::Mmio;
 
 use crate::Arch;
 
+// The two crates must agree on where `gen` is.
+const _: () = assert!(iofic::layout::GEN_BASE_IN_UNIT == crate::regs::unit::GEN_BASE);
+
 /// Unmasks the TX then the RX error interrupts of one unit (`udma-notes.md` section 2 step 4:
-/// seven writes each, `iofic.tsv` `unmask_write.m2s` / `.s2m`), with `A`'s per-arch masks.
+/// seven writes each, `iofic.tsv` `unmask_write.m2s` / `.s2m`), with `A`'s per-arch masks
+/// (`iofic::caps::IoficCaps`, a supertrait of [`Arch`]).
 ///
 /// `gen_block` is the window of the unit's `gen` block (unit base + `0x38000`).
-///
-/// SEAM: until the `iofic` policy API is on `main`, this does nothing; engine init already
-/// calls it at the right point of the sequence.
 pub fn unmask_error_interrupts<A: Arch, G: Mmio + ?Sized>(gen_block: &G) {
-    let _ = gen_block;
+    iofic::udma::m2s_bring_up::<A, G>(gen_block);
+    iofic::udma::s2m_bring_up::<A, G>(gen_block);
 }

@@ -1,20 +1,35 @@
 //! UDMA engine and queue bring-up and configuration over any [`mmio::Mmio`] window of one
 //! UDMA unit (a mapped BAR, the recording fake, the device model).
 //!
-//! The register sequences are the reference driver's (`udma-notes.md` sections 2, 3, 6, 7),
-//! byte for byte on the success path; every input is validated **before** the first write,
-//! so an error leaves the hardware untouched (the driver programs the TX queue before it
-//! checks the RX one).
+//! The register sequences are the reference driver's (`udma-notes.md` sections 2, 3, 6, 7
+//! and 10), byte for byte on the success path; every input is validated **before** the
+//! first write, so an error leaves the hardware untouched (the driver programs the TX queue
+//! before it checks the RX one). One default differs on purpose: engine init programs the
+//! arch's packet limit as max descriptors per packet (V2 128, where the kernel passes 65;
+//! see [`EngineParams::for_arch`]).
+//!
+//! The product's steps after engine init (section 2 step 8) are methods bounded on the
+//! generations that run them: [`Udma::arm_axi_error_aborts`] (V2,
+//! [`AxiErrorAborts`](crate::caps::AxiErrorAborts)) and [`Udma::mask_ring_id_errors`] /
+//! [`Udma::mask_ring_id_errors_with_external`] (V3/V4,
+//! [`RingIdErrorMasking`](crate::caps::RingIdErrorMasking)).
 
+mod axi_errors;
 mod doorbell;
 mod engine;
 mod error;
 mod error_irq;
 mod prefetch;
 mod queue;
+mod ring_id;
 mod state;
 mod steering;
 
+pub use axi_errors::{
+    AXI_ERROR_CONTROL_ROW_DATA, AXI_ERROR_CONTROL_ROW_LOW, AXI_ERROR_CONTROL_ROW_QUEUE_SHIFT,
+    AXI_ERROR_DETECTION_ON, AXI_ERROR_DETECTION_SET, AXI_ERROR_TABLES_PROGRAMMED, AXI_TIMEOUT_MAX,
+    axi_error_control_row,
+};
 pub use doorbell::UnitDoorbell;
 pub use engine::{
     AXI_TIMEOUT, EngineParams, OSTAND_S2M_WR, QUEUE_COUNT_ALL, Udma, ostand_m2s, ostand_s2m_rd,

@@ -17,13 +17,22 @@ const MIN_BURST_BELOW_THR: u8 = 1;
 /// Descriptors per AXI descriptor-read burst.
 const DESCS_PER_BURST: u8 = 8;
 
-/// Checks 8..=128 on the full value (the driver narrows it to 8 bits first, so 264 would
-/// pass there as 8).
+/// `value` as the engine's 8-bit max-descriptors argument, when it is in 8..=128. The check
+/// is on the full value (the driver narrows it to 8 bits first, so 264 would pass there as 8).
+/// `const` so that an arch's packet limit is checked when the arch's engine code is compiled.
+pub(crate) const fn max_descs_in_range(value: u32) -> Option<u8> {
+    let [n, 0, 0, 0] = value.to_le_bytes() else {
+        return None;
+    };
+    if n < MIN_DESCS_PER_PACKET || n > MAX_DESCS_PER_PACKET {
+        return None;
+    }
+    Some(n)
+}
+
+/// [`max_descs_in_range`] with the typed error.
 pub(crate) fn check_max_descs(value: u32) -> Result<u8, UdmaError> {
-    u8::try_from(value)
-        .ok()
-        .filter(|n| (MIN_DESCS_PER_PACKET..=MAX_DESCS_PER_PACKET).contains(n))
-        .ok_or(UdmaError::BadMaxDescsPerPacket { value })
+    max_descs_in_range(value).ok_or(UdmaError::BadMaxDescsPerPacket { value })
 }
 
 impl<A: Arch, M: Mmio> Udma<A, M> {

@@ -59,9 +59,11 @@ impl RingConfig {
 
 /// Low and high halves of a bus address.
 const fn split(addr: u64) -> (u32, u32) {
-    #[allow(clippy::cast_possible_truncation)] // taking the low half is the point
-    let lo = addr as u32;
-    (lo, (addr >> 32) as u32)
+    let [b0, b1, b2, b3, b4, b5, b6, b7] = addr.to_le_bytes();
+    (
+        u32::from_le_bytes([b0, b1, b2, b3]),
+        u32::from_le_bytes([b4, b5, b6, b7]),
+    )
 }
 
 impl<A: Arch, M: Mmio> Udma<A, M> {

@@ -1,0 +1,28 @@
+//! One module per subcommand; [`run`] sends a parsed command line to it.
+
+pub mod arch;
+pub mod bench;
+pub mod copy;
+pub mod desc;
+pub mod ioctl;
+pub mod regs;
+pub mod ring;
+
+use std::io::{Read, Write};
+
+use crate::cli::{BenchCommand, Command, DescCommand, RingCommand};
+use crate::error::Result;
+
+/// Runs `cmd`, reading `input` (only `desc build --batch` does) and writing to `out`.
+pub fn run(cmd: &Command, input: impl Read, out: &mut impl Write) -> Result<()> {
+    match cmd {
+        Command::Copy(a) => copy::run(a, out),
+        Command::Desc(DescCommand::Build(a)) => desc::build(a, input, out),
+        Command::Desc(DescCommand::Decode(a)) => desc::decode(a, out),
+        Command::Ring(RingCommand::Decode(a)) => ring::decode(a, out),
+        Command::Ioctl(c) => ioctl::run(c, out),
+        Command::Regs(a) => regs::run(a, out),
+        Command::Arch(a) => arch::run(a, out),
+        Command::Bench(BenchCommand::Build { arch, pairs }) => bench::build(*arch, *pairs, out),
+    }
+}

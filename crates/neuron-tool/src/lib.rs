@@ -1,0 +1,20 @@
+//! `neuron-tool`: the command-line face of the Neuron HAL crates.
+//!
+//! The binary is a thin `main` over this library, so the pieces are testable and
+//! benchmarkable on their own:
+//!
+//! * [`cli`]: the clap grammar (subcommand and flag spellings are an interface).
+//! * [`cmd`]: one module per subcommand.
+//! * [`batch`]: the million-line `desc build --batch` path.
+//! * [`copy`]: the verified copy, generic over the arch and the device.
+//! * [`arch_select`]: the one place a run-time arch becomes a type.
+//! * [`error`]: [`ToolError`](error::ToolError), one sentence per failure.
+
+pub mod arch_select;
+pub mod batch;
+pub mod cli;
+pub mod cmd;
+pub mod copy;
+pub mod error;
+pub mod hex;
+pub mod size;

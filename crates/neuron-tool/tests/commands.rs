@@ -1,0 +1,392 @@
+//! `ring decode`, `regs`, `arch`, `ioctl`, `bench build` and `copy`, driven as a user would,
+//! including bad input: every failure is one `error: ...` line on stderr and a non-zero exit.
+
+use std::io::Write;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use udma_desc::{Descriptor, RingId, TxLenCtrl};
+
+fn tool() -> Command {
+    Command::cargo_bin("neuron-tool").unwrap()
+}
+
+fn stdout_of(args: &[&str]) -> String {
+    let a = tool().args(args).assert().success();
+    String::from_utf8(a.get_output().stdout.clone()).unwrap()
+}
+
+/// Runs `args`, expects failure with exactly one stderr line starting `error: ` and
+/// containing `want`.
+fn fails_with(args: &[&str], want: &str) {
+    let a = tool().args(args).assert().failure().stdout("");
+    let err = String::from_utf8(a.get_output().stderr.clone()).unwrap();
+    assert!(err.starts_with("error: "), "{args:?}: {err}");
+    assert!(err.contains(want), "{args:?}: want '{want}' in {err}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: one sentence, got {err}");
+}
+
+fn tx(rid: u8, first: bool, last: bool) -> [u8; 16] {
+    let c = TxLenCtrl::new()
+        .with_len(4096)
+        .with_ring_id(RingId::new(rid).unwrap())
+        .with_first(first)
+        .with_last(last);
+    Descriptor::from_words([c.into_bits(), udma_desc::MetaCtrl::DEFAULT_BITS, 0x1000, 0])
+        .to_le_bytes()
+}
+
+fn dump(descs: &[[u8; 16]], trailing: &[u8]) -> tempfile::NamedTempFile {
+    let mut f = tempfile::NamedTempFile::new().unwrap();
+    for d in descs {
+        f.write_all(d).unwrap();
+    }
+    f.write_all(trailing).unwrap();
+    f.flush().unwrap();
+    f
+}
+
+#[test]
+fn ring_decode_marks_taken_slots_and_names_malformed_packets() {
+    let f = dump(
+        &[
+            tx(1, true, true),
+            tx(1, false, true), // LAST without FIRST
+            tx(1, true, false), // FIRST without LAST
+            tx(0, true, true),  // stale: the engine stops here
+        ],
+        &[0xaa; 5],
+    );
+    let path = f.path().to_str().unwrap();
+    let out = stdout_of(&["ring", "decode", path, "--arch", "cayman"]);
+    let slot = |n: usize| {
+        out.lines()
+            .find(|l| l.split_whitespace().next() == Some(&n.to_string()))
+            .unwrap_or_else(|| panic!("slot {n} missing:\n{out}"))
+            .to_string()
+    };
+    assert!(slot(0).contains("take 1"), "{out}");
+    assert!(slot(2).contains("take 3"), "{out}");
+    assert!(
+        slot(3).contains("STOP") && slot(3).contains("expects 1"),
+        "{out}"
+    );
+    assert!(
+        out.contains("taken: 3 descriptors, 1 complete packet(s), 12288 bytes"),
+        "{out}"
+    );
+    assert!(out.contains("slot 1: LAST without FIRST"), "{out}");
+    assert!(out.contains("slot 2: FIRST without LAST"), "{out}");
+    assert!(out.contains("partial descriptor of 5 bytes"), "{out}");
+
+    // With the head at slot 3 expecting phase 0, the wrap makes slots 0..2 the next pass
+    // (phase 1): the engine takes all four.
+    let out = stdout_of(&[
+        "ring", "decode", path, "--arch", "cayman", "--head", "3", "--phase", "0",
+    ]);
+    assert!(out.contains("the engine takes the whole ring"), "{out}");
+    assert!(
+        slot_line(&out, 3).contains("take 1") && slot_line(&out, 0).contains("take 2"),
+        "{out}"
+    );
+}
+
+fn slot_line(out: &str, n: usize) -> String {
+    out.lines()
+        .find(|l| l.split_whitespace().next() == Some(&n.to_string()))
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[test]
+fn ring_decode_uses_the_arch_packet_limit() {
+    let mut descs = vec![tx(1, false, false); 66];
+    descs[0] = tx(1, true, false);
+    descs[65] = tx(1, false, true);
+    let f = dump(&descs, &[]);
+    let path = f.path().to_str().unwrap();
+    let v3 = stdout_of(&["ring", "decode", path, "--arch", "cayman"]);
+    assert!(
+        v3.contains("packet of 66 TX descriptors, above this arch's 65"),
+        "{v3}"
+    );
+    let v2 = stdout_of(&["ring", "decode", path, "--arch", "sunda"]);
+    assert!(v2.contains("problems: none"), "{v2}");
+}
+
+#[test]
+fn ring_decode_bad_input() {
+    fails_with(
+        &[
+            "ring",
+            "decode",
+            "/nonexistent/ring.bin",
+            "--arch",
+            "cayman",
+        ],
+        "cannot read '/nonexistent/ring.bin'",
+    );
+    let f = dump(&[tx(1, true, true)], &[]);
+    let path = f.path().to_str().unwrap();
+    fails_with(
+        &["ring", "decode", path, "--arch", "cayman", "--phase", "4"],
+        "--phase 4",
+    );
+    fails_with(
+        &["ring", "decode", path, "--arch", "cayman", "--head", "1"],
+        "--head 1",
+    );
+    tool()
+        .args(["ring", "decode", path, "--arch", "trainium"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("trainium"));
+}
+
+/// `(block, register) -> abs offset` rows of `udma-registers.tsv`.
+fn table_abs(block: &str, name: &str) -> Option<usize> {
+    let t = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../reference/udma-registers.tsv"
+    ));
+    t.lines().find_map(|l| {
+        let f: Vec<&str> = l.split('\t').collect();
+        (f.first() == Some(&block) && f.get(1) == Some(&name))
+            .then(|| usize::from_str_radix(f.get(3)?.trim_start_matches("0x"), 16).ok())
+            .flatten()
+    })
+}
+
+#[test]
+fn regs_offsets_agree_with_the_reference_table() {
+    for arch in ["sunda", "cayman", "mariana"] {
+        for (block, table_block) in [("m2s", "m2s"), ("s2m", "s2m")] {
+            let out = stdout_of(&["regs", "--arch", arch, "--block", block]);
+            let mut checked = 0;
+            for l in out.lines().filter(|l| l.starts_with("  0x")) {
+                let f: Vec<&str> = l.split_whitespace().collect();
+                let abs = usize::from_str_radix(f[0].trim_start_matches("0x"), 16).unwrap();
+                assert_eq!(table_abs(table_block, f[2]), Some(abs), "{arch} {l}");
+                checked += 1;
+            }
+            assert!(checked >= 20, "{arch} {block}: {checked} rows");
+        }
+    }
+    let q = stdout_of(&["regs", "--arch", "cayman", "--block", "queue"]);
+    assert!(q.contains("0x01038  +0x0038  drtp_inc"), "{q}");
+    assert!(q.contains("0x21064  +0x0064  q_sw_ctrl"), "{q}");
+    let i = stdout_of(&["regs", "--arch", "cayman", "--block", "iofic"]);
+    assert!(i.contains("0x380c0  +0x00c0  primary group D"), "{i}");
+    assert!(i.contains("+0x18  int_mask_clear_grp"), "{i}");
+    let all = stdout_of(&["regs", "--arch", "mariana"]);
+    for section in ["[m2s]", "[s2m]", "[gen]", "[gen_ex]", "[queue]", "[iofic]"] {
+        assert!(all.contains(section), "{section}");
+    }
+    assert!(all.contains("V4 (MARIANA)"));
+    tool()
+        .args(["regs", "--arch", "trainium"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("trainium"));
+}
+
+#[test]
+fn arch_by_device_id() {
+    for (id, generation, max) in [
+        ("0x7164", "V2 (SUNDA)", "128"),
+        ("0x7264", "V2 (SUNDA)", "128"),
+        ("0x7364", "V3 (CAYMAN)", "65"),
+        ("0x7564", "V4 (MARIANA)", "65"),
+        ("0x7565", "V4 (MARIANA)", "65"),
+    ] {
+        let out = stdout_of(&["arch", "--device-id", id]);
+        assert!(
+            out.contains(&format!("generation {generation}")),
+            "{id}: {out}"
+        );
+        assert!(
+            out.lines()
+                .any(|l| l.contains("max TX descriptors per packet") && l.ends_with(max)),
+            "{id}: {out}"
+        );
+        assert!(out.contains("hbm_active_size"), "{id}: scalars listed");
+    }
+    let v3 = stdout_of(&["arch", "--device-id", "0x7364"]);
+    assert!(v3.contains("trn2"));
+    assert!(
+        v3.lines()
+            .any(|l| l.contains("strong-ordered writes") && l.ends_with("yes"))
+    );
+    assert!(
+        v3.lines()
+            .any(|l| l.starts_with("  hbm_active_size") && l.ends_with("0x600000000"))
+    );
+    let v2 = stdout_of(&["arch", "--arch", "sunda"]);
+    assert!(
+        v2.lines()
+            .any(|l| l.contains("strong-ordered writes") && l.ends_with("no"))
+    );
+    let v4 = stdout_of(&["arch", "--arch", "mariana"]);
+    assert!(
+        v4.lines()
+            .any(|l| l.contains("notification mask") && l.ends_with("yes"))
+    );
+}
+
+#[test]
+fn arch_bad_input() {
+    fails_with(
+        &["arch", "--device-id", "0x7464"],
+        "unknown Neuron PCI device id 0x7464",
+    );
+    fails_with(
+        &["arch", "--device-id", "0x17364"],
+        "not a 16-bit PCI device id",
+    );
+    tool()
+        .args(["arch", "--device-id", "trn2"])
+        .assert()
+        .failure();
+    tool().arg("arch").assert().failure();
+}
+
+#[test]
+fn ioctl_list_is_the_reference_table() {
+    let t = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../reference/ioctl-commands.tsv"
+    ));
+    let want: Vec<String> = t
+        .lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            // name request_hex dir nr ioc_size ... lane
+            format!("{} {} {} {} {} {}", f[0], f[1], f[2], f[3], f[4], f[9])
+        })
+        .collect();
+    let out = stdout_of(&["ioctl", "list"]);
+    let got: Vec<&str> = out.lines().collect();
+    assert_eq!(got.len(), 99);
+    assert_eq!(got, want);
+}
+
+#[test]
+fn ioctl_decode() {
+    let out = stdout_of(&["ioctl", "decode", "0xC0084E69"]);
+    assert!(out.contains("NEURON_IOCTL_PROGRAM_ENGINE_NC"), "{out}");
+    assert!(
+        out.contains("dir WR nr 105 size 8") && out.contains("lane device"),
+        "{out}"
+    );
+    // MEM_COPY's nr with a size neither sibling has: routed by nr to the family.
+    let out = stdout_of(&["ioctl", "decode", "0x80104E17"]);
+    assert!(
+        out.contains("NEURON_IOCTL_MEM_COPY") && out.contains("MEM_COPY64"),
+        "{out}"
+    );
+    let out = stdout_of(&["ioctl", "decode", "0x12345678"]);
+    assert!(out.contains("not a Neuron request"), "{out}");
+    tool()
+        .args(["ioctl", "decode", "C0084E69x"])
+        .assert()
+        .failure();
+}
+
+#[test]
+fn bench_build_prints_ns_per_pair() {
+    for arch in ["sunda", "cayman", "mariana"] {
+        let out = stdout_of(&["bench", "build", "--arch", arch, "--pairs", "20000"]);
+        assert!(
+            out.contains("20000 copy pairs into a 4096-entry ring pair"),
+            "{out}"
+        );
+        assert!(out.contains("(4 ring acks)"), "{out}");
+        assert!(out.trim_end().ends_with("ns per pair"), "{out}");
+    }
+    fails_with(
+        &["bench", "build", "--arch", "cayman", "--pairs", "0"],
+        "--pairs",
+    );
+}
+
+#[test]
+fn copy_runs_on_the_built_in_model_and_verifies() {
+    let out = stdout_of(&["copy", "--size", "1MiB"]);
+    assert!(out.contains("copied 1.00 MiB (1048576 bytes)"), "{out}");
+    assert!(out.contains("CAYMAN"), "{out}");
+    assert!(out.contains("16 descriptor pairs in 2 packets"), "{out}");
+    assert!(out.contains("every byte verified"), "{out}");
+    for (arch, barrier) in [
+        ("sunda", "dmb"),
+        ("cayman", "write-barrier"),
+        ("mariana", "sow"),
+    ] {
+        let out = stdout_of(&[
+            "copy",
+            "--arch",
+            arch,
+            "--size",
+            "200000",
+            "--queue",
+            "7",
+            "--barrier",
+            barrier,
+            "--json",
+        ]);
+        let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        assert_eq!(v["arch"], arch.to_uppercase());
+        assert_eq!(v["bytes"], 200_000);
+        assert_eq!(v["descriptors"], 4); // 3 x 64 KiB + 3392
+        assert_eq!(v["packets"], 1);
+        assert_eq!(v["queue"], 7);
+        assert_eq!(v["barrier"], barrier);
+        assert_eq!(v["verified"], true);
+        assert!(v["seconds"].as_f64().unwrap() >= 0.0);
+        assert!(v["bytes_per_second"].as_f64().unwrap() >= 0.0);
+    }
+}
+
+#[test]
+fn copy_bad_input() {
+    fails_with(
+        &["copy", "--device", "/nonexistent/neuron0"],
+        "device '/nonexistent/neuron0' not found",
+    );
+    fails_with(&["copy", "--size", "0"], "copy size 0");
+    let not_a_device = tempfile::NamedTempFile::new().unwrap();
+    fails_with(
+        &["copy", "--device", not_a_device.path().to_str().unwrap()],
+        "no hardware copy path",
+    );
+    fails_with(
+        &["copy", "--arch", "sunda", "--size", "17GiB"],
+        "does not fit one HBM channel",
+    );
+    fails_with(&["copy", "--queue", "16"], "queue id 16 out of range");
+    fails_with(&["copy", "--arch", "sunda", "--barrier", "sow"], "SOW");
+    tool()
+        .args(["copy", "--size", "12QiB"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("12QiB"));
+    tool()
+        .args(["copy", "--arch", "trainium"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("trainium"));
+    tool()
+        .args(["copy", "--barrier", "fence"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("fence"));
+}
+
+#[test]
+fn help_lists_every_subcommand() {
+    let out = stdout_of(&["--help"]);
+    for sub in ["copy", "desc", "ring", "ioctl", "regs", "arch", "bench"] {
+        assert!(out.contains(sub), "{sub}");
+    }
+}
