@@ -7,7 +7,7 @@ use khal::Arch;
 use khal::regs::QueueReg;
 use khal::regs::queue::{Dir, RingPtr};
 use khal::udma::{EngineParams, RING_ALIGN, RingConfig, Udma, UdmaState};
-use mmio::{Mmio, MmioExt, Window};
+use mmio::{Mmio, Window};
 use udma_desc::{
     CopyRequest, DESC_BYTES, DescRing, Direction, MAX_TRANSFER_BYTES, QueueId, RingPair,
 };
@@ -73,7 +73,8 @@ pub fn alloc_dma<K: Kernel, A: Arch>(
 /// One UDMA queue set up from user space, the way a runtime with register access drives it.
 ///
 /// [`DmaQueue::open`] maps the BAR0 register resource, brings engine `engine` up with khal
-/// over that mapping (engine init, the error-interrupt policy through iofic, NORMAL),
+/// over that mapping (engine init with the arch's error-interrupt policy, then NORMAL; this
+/// re-initialises the engine, so open the queues of one engine before traffic starts),
 /// allocates the TX and RX rings in host memory (256-byte aligned, `ring_size` descriptors,
 /// a power of two), maps them, and programs the queue with khal. Descriptors are then built
 /// by udma-desc straight into the mapped rings ([`Mapping`] is a
@@ -111,12 +112,8 @@ impl<'a, K: Kernel, A: Arch> DmaQueue<'a, K, A> {
             })?;
         let (block, block_id, res) = resource::BAR0;
         let bar0 = dev.map_resource(block, block_id, res)?;
+        // Engine init includes the arch's error-interrupt policy (faults abort the engine).
         let udma = Udma::<A, _>::init(Window::new(bar0, base), EngineParams::for_arch::<A>())?;
-        // khal's error-interrupt step is still a seam; apply the arch's policy through iofic
-        // so that faults abort the engine (idempotent once khal does it).
-        let genb = udma.regs().window(khal::regs::unit::GEN_BASE);
-        iofic::udma::m2s_bring_up::<A, _>(&genb);
-        iofic::udma::s2m_bring_up::<A, _>(&genb);
         udma.set_state(UdmaState::Normal)?;
         // Checked before anything is allocated.
         RingConfig {

@@ -6,7 +6,7 @@ use khal::regs::QueueReg;
 use khal::regs::queue::{Dir, RingPtr};
 use khal::udma::{EngineParams, QUEUE_COUNT_ALL, RingConfig, Udma, UdmaError, UdmaState};
 use khal::{Arch, ArchVisitor, Generation, Scalars};
-use mmio::{Mmio, MmioExt, Window};
+use mmio::{Mmio, Window};
 use neuron_emu::{Device, MapError, MemoryConfig};
 use udma_desc::{Doorbell, QueueId};
 
@@ -61,7 +61,7 @@ pub(crate) fn build(
 /// One thing the kernel does to a UDMA engine.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum EngineOp {
-    /// Engine init (khal), error-interrupt policy (iofic), then NORMAL.
+    /// Engine init (khal, error-interrupt policy included), then NORMAL.
     BringUp,
     /// `change_state` on both directions.
     SetState(UdmaState),
@@ -102,13 +102,8 @@ impl ArchVisitor for Run<'_> {
     fn visit<A: Arch>(self) -> Result<EngineAnswer, UdmaError> {
         let regs = Window::new(self.dev, self.base);
         if let EngineOp::BringUp = self.op {
+            // Engine init includes the arch's error-interrupt policy (abort arming).
             let udma = Udma::<A, _>::init(regs, EngineParams::for_arch::<A>())?;
-            // khal's error-interrupt step is still a seam (it writes nothing yet); apply the
-            // same per-arch policy through iofic so that a fault aborts the engine as on
-            // hardware. Idempotent once khal does it itself.
-            let genb = udma.regs().window(khal::regs::unit::GEN_BASE);
-            iofic::udma::m2s_bring_up::<A, _>(&genb);
-            iofic::udma::s2m_bring_up::<A, _>(&genb);
             udma.set_state(UdmaState::Normal)?;
             return Ok(EngineAnswer::Done);
         }
