@@ -28,7 +28,8 @@
 //! let host = dev.with_memory(|m| m.find(RegionKind::Host)).unwrap();
 //! let hbm = dev.with_memory(|m| m.find(RegionKind::Device { channel: 0 })).unwrap();
 //!
-//! // Bring-up with khal, through the model's register window of engine 0.
+//! // Bring-up with khal, through the model's register window of engine 0: engine init also
+//! // unmasks and arms the error interrupts and programs the arch's descriptors-per-packet limit.
 //! let regs = mmio::Window::new(dev.clone(), dev.unit_base(0).unwrap());
 //! let udma = Udma::<A, _>::init(regs, EngineParams::for_arch::<A>())?;
 //! udma.set_state(UdmaState::Normal)?;

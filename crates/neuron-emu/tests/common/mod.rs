@@ -2,9 +2,12 @@
 //! khal, rings built by udma-desc straight into model memory.
 #![allow(dead_code)]
 
+use iofic::Control;
+use iofic::udma::{m2s_errors, parity_errors, primary_misc, s2m_errors};
 use khal::Arch;
+use khal::regs::unit;
 use khal::udma::{EngineParams, RingConfig, Udma, UdmaState};
-use mmio::Window;
+use mmio::{MmioExt, Window};
 use neuron_emu::{Device, DeviceDescStore, MemoryConfig, RegionId, RegionKind};
 use udma_desc::{DescRing, Direction, QueueId, RingPair};
 
@@ -52,12 +55,7 @@ impl<A: Arch> Rig<A> {
             EngineParams::for_arch::<A>(),
         )
         .expect("engine init");
-        // khal's engine init leaves its iofic step as a seam for now; apply the same policy
-        // (TX then RX error unmask and abort arming) through iofic. Idempotent once khal
-        // does it itself.
-        let genb = Window::new(self.dev.clone(), base + khal::regs::unit::GEN_BASE);
-        iofic::udma::m2s_bring_up::<A, _>(&genb);
-        iofic::udma::s2m_bring_up::<A, _>(&genb);
+        assert_error_interrupts_brought_up(&udma);
         udma.set_state(UdmaState::Normal).unwrap();
         udma
     }
@@ -138,6 +136,41 @@ impl<A: Arch> Rig<A> {
                 );
             }
         }
+    }
+}
+
+/// Asserts that engine init alone left the unit's error-interrupt groups as the TX then RX
+/// bring-up programs them with `A`'s masks: the model resets every group to all masked and
+/// nothing aborting, so these values can only come from khal's init step.
+fn assert_error_interrupts_brought_up<A: Arch>(udma: &Engine<A>) {
+    let genb = udma.regs().window(unit::GEN_BASE);
+    let (tx, rx) = (m2s_errors(&genb), s2m_errors(&genb));
+    let (parity, summary) = (parity_errors(&genb), primary_misc(&genb));
+    assert_eq!(
+        (u32::from(tx.masked()), u32::from(tx.aborting())),
+        (!A::M2S_ERROR_MASK, A::M2S_ERROR_MASK),
+        "secondary A: TX error causes unmasked and aborting"
+    );
+    assert_eq!(
+        (u32::from(rx.masked()), u32::from(rx.aborting())),
+        (!A::S2M_ERROR_MASK, A::S2M_ERROR_MASK),
+        "secondary B: RX error causes unmasked and aborting"
+    );
+    assert_eq!(
+        (u32::from(parity.masked()), u32::from(parity.aborting())),
+        (
+            !(A::M2S_PARITY_MASK | A::S2M_PARITY_MASK),
+            A::S2M_PARITY_MASK
+        ),
+        "secondary C: both parity halves unmasked, the RX abort write replaced the TX one"
+    );
+    assert_eq!(
+        u32::from(summary.masked()),
+        !(A::M2S_PRIMARY_D_UNMASK | A::S2M_PRIMARY_D_UNMASK),
+        "primary D: the secondary summaries lifted"
+    );
+    for control in [tx.control(), rx.control(), summary.control()] {
+        assert_eq!(control.into_bits(), Control::PROGRAMMED.into_bits());
     }
 }
 
