@@ -32,6 +32,30 @@ const DIR_SHIFT: u32 = 30;
 /// The size field is 14 bits wide on x86_64/arm64 Linux.
 pub const MAX_SIZE: usize = (1 << 14) - 1;
 
+/// `as_str` and `Display` for an enum that stands for one column of `ioctl-commands.tsv`: each
+/// variant's spelling in that column, given once.
+macro_rules! spelled {
+    ($ty:ident, $column:literal, { $($variant:ident => $text:literal),* $(,)? }) => {
+        impl $ty {
+            #[doc = concat!(
+                "The reference table's spelling (`ioctl-commands.tsv` column `", $column, "`): ",
+                $("`", $text, "` ",)*
+            )]
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $(Self::$variant => $text,)*
+                }
+            }
+        }
+
+        impl fmt::Display for $ty {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
 /// Data direction bits of a request (`_IOC_DIR`), as the caller sees them. The driver ignores
 /// them except for DRIVER_INFO, so they often disagree with the real data flow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -56,23 +80,9 @@ impl Dir {
             _ => Self::ReadWrite,
         }
     }
-
-    /// The reference table's spelling: `none`, `W`, `R`, `WR`.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::None => "none",
-            Self::Write => "W",
-            Self::Read => "R",
-            Self::ReadWrite => "WR",
-        }
-    }
 }
 
-impl fmt::Display for Dir {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+spelled!(Dir, "dir", { None => "none", Write => "W", Read => "R", ReadWrite => "WR" });
 
 /// How the C macro names the argument type, which decides the encoded size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -86,16 +96,7 @@ pub enum Form {
     None,
 }
 
-impl Form {
-    /// The reference table's spelling: `pointer`, `struct`, `none`.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Pointer => "pointer",
-            Self::Struct => "struct",
-            Self::None => "none",
-        }
-    }
-}
+spelled!(Form, "form", { Pointer => "pointer", Struct => "struct", None => "none" });
 
 /// Which of the driver's ioctl paths serves a command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -110,22 +111,7 @@ pub enum Lane {
     Misc,
 }
 
-impl Lane {
-    /// The reference table's spelling: `device`, `device+attach`, `misc`.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Device => "device",
-            Self::DeviceAttach => "device+attach",
-            Self::Misc => "misc",
-        }
-    }
-}
-
-impl fmt::Display for Lane {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+spelled!(Lane, "lane", { Device => "device", DeviceAttach => "device+attach", Misc => "misc" });
 
 /// How the driver's if/else chain recognises a command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -137,15 +123,7 @@ pub enum Match {
     Nr,
 }
 
-impl Match {
-    /// The reference table's spelling: `exact`, `nr`.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Exact => "exact",
-            Self::Nr => "nr",
-        }
-    }
-}
+spelled!(Match, "match", { Exact => "exact", Nr => "nr" });
 
 /// Builds a request number the way Linux `_IOC(dir, type, nr, size)` does.
 ///
@@ -594,998 +572,233 @@ impl fmt::Display for Command {
     }
 }
 
-/// `NEURON_IOCTL_DEVICE_RESET` (`0x00004E01`, no argument): deprecated; still tears down DMA rings and starts a whole-device reset; returns 0.
-pub const DEVICE_RESET: Request<()> = Request::<()>::none(
-    "NEURON_IOCTL_DEVICE_RESET",
-    Dir::None,
-    1,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_DEVICE_READY` (`0x80014E02`, `__u8`): scalar value type (not a struct); deprecated; waits for the caller's own reset and writes 1 byte (1=ok 0=fail); tested before RESET_STATUS.
-pub const DEVICE_READY: Request<u8> = Request::value(
-    "NEURON_IOCTL_DEVICE_READY",
-    Dir::Read,
-    2,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_DEVICE_RESET_STATUS` (`0x80014E6A`, `__u8`): scalar value type (not a struct); deprecated; always writes the byte 1; same nr 106 as DEVICE_BDF_EXT but size 1 vs 8 so cmd differs.
-pub const DEVICE_RESET_STATUS: Request<u8> = Request::value(
-    "NEURON_IOCTL_DEVICE_RESET_STATUS",
-    Dir::Read,
-    106,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_DEVICE_INFO` (`0x80084E03`, `struct neuron_ioctl_device_info *`): writes arch/revision, connected device list and BAR addresses/sizes.
-pub const DEVICE_INFO: Request<DeviceInfo> = Request::pointer(
-    "NEURON_IOCTL_DEVICE_INFO",
-    Dir::Read,
-    3,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_DEVICE_INIT` (`0x80084E04`, `struct neuron_ioctl_device_init *`): deprecated no-op; returns 0 and ignores the argument.
-pub const DEVICE_INIT: Request<DeviceInit> = Request::pointer(
-    "NEURON_IOCTL_DEVICE_INIT",
-    Dir::Read,
-    4,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_DEVICE_RELEASE` (`0x00004E05`, no argument): deprecated no-op; returns 0.
-pub const DEVICE_RELEASE: Request<()> = Request::<()>::none(
-    "NEURON_IOCTL_DEVICE_RELEASE",
-    Dir::None,
-    5,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_DEVICE_APP_PID` (`0x80044E06`, `__s32`): scalar value type (not a struct); deprecated; writes the pid (int) held in attached-process slot 0.
-pub const DEVICE_APP_PID: Request<i32> = Request::value(
-    "NEURON_IOCTL_DEVICE_APP_PID",
-    Dir::Read,
-    6,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_DEVICE_GET_ALL_APPS_INFO` (`0x80084E07`, `struct neuron_ioctl_get_apps_info *`): variable length: reads the 16-byte header, writes header plus size entries of 152 bytes (buffer must hold capacity entries).
-pub const DEVICE_GET_ALL_APPS_INFO: Request<GetAppsInfo> = Request::pointer(
-    "NEURON_IOCTL_DEVICE_GET_ALL_APPS_INFO",
-    Dir::Read,
-    7,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_BAR_READ` (`0x80084E0B`, `struct neuron_ioctl_bar_rw *`): reads count 32-bit registers; address and data are user arrays.
-pub const BAR_READ: Request<BarRw> = Request::pointer(
-    "NEURON_IOCTL_BAR_READ",
-    Dir::Read,
-    11,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_BAR_WRITE` (`0x40084E0C`, `struct neuron_ioctl_bar_rw *`): writes count 32-bit registers from user arrays.
-pub const BAR_WRITE: Request<BarRw> = Request::pointer(
-    "NEURON_IOCTL_BAR_WRITE",
-    Dir::Write,
-    12,
-    Lane::DeviceAttach,
-    Match::Exact,
-    true,
-);
-/// `NEURON_IOCTL_POST_METRIC` (`0x40084E0D`, `struct neuron_ioctl_post_metric *`): copies data_size bytes from the user buffer and posts them to firmware.
-pub const POST_METRIC: Request<PostMetric> = Request::pointer(
-    "NEURON_IOCTL_POST_METRIC",
-    Dir::Write,
-    13,
-    Lane::DeviceAttach,
-    Match::Exact,
-    true,
-);
-/// `NEURON_IOCTL_MEM_ALLOC` (`0x80084E15`, `struct neuron_ioctl_mem_alloc *`): legacy allocation (no align); handle stored through the user pointer field.
-pub const MEM_ALLOC: Request<MemAlloc> = Request::pointer(
-    "NEURON_IOCTL_MEM_ALLOC",
-    Dir::Read,
-    21,
-    Lane::DeviceAttach,
-    Match::Exact,
-    true,
-);
-/// `NEURON_IOCTL_MEM_ALLOC_V2` (`0x80084E66`, `struct neuron_ioctl_mem_alloc_v2 *`): nr-102 family, handler picks layout by exact cmd; no mem_type; not attach-checked.
-pub const MEM_ALLOC_V2: Request<MemAllocV2> = Request::pointer(
-    "NEURON_IOCTL_MEM_ALLOC_V2",
-    Dir::Read,
-    102,
-    Lane::Device,
-    Match::Nr,
-    false,
-);
-/// `NEURON_IOCTL_MEM_ALLOC_V2MT` (`0x80304E66`, `struct neuron_ioctl_mem_alloc_v2_mem_type`): nr-102 family, picked by exact cmd; adds mem_type; not attach-checked.
-pub const MEM_ALLOC_V2MT: Request<MemAllocV2MemType> = Request::value(
-    "NEURON_IOCTL_MEM_ALLOC_V2MT",
-    Dir::Read,
-    102,
-    Lane::Device,
-    Match::Nr,
-    false,
-);
-/// `NEURON_IOCTL_MEM_ALLOC_V2MT64` (`0x80384E66`, `struct neuron_ioctl_mem_alloc_v2_mem_type64`): nr-102 family, picked by exact cmd; trailing pad only changes size (signals 64-bit size support); not attach-checked.
-pub const MEM_ALLOC_V2MT64: Request<MemAllocV2MemType64> = Request::value(
-    "NEURON_IOCTL_MEM_ALLOC_V2MT64",
-    Dir::Read,
-    102,
-    Lane::Device,
-    Match::Nr,
-    false,
-);
-/// `NEURON_IOCTL_MEM_FREE` (`0x80084E16`, `struct neuron_ioctl_mem_free *`): frees the handle; input only despite dir R.
-pub const MEM_FREE: Request<MemFree> = Request::pointer(
-    "NEURON_IOCTL_MEM_FREE",
-    Dir::Read,
-    22,
-    Lane::DeviceAttach,
-    Match::Exact,
-    true,
-);
-/// `NEURON_IOCTL_MEM_COPY` (`0x80084E17`, `struct neuron_ioctl_mem_copy *`): nr-23 family, picked by exact cmd; 32-bit size/offsets; the only member that is attach-checked.
-pub const MEM_COPY: Request<MemCopy> = Request::pointer(
-    "NEURON_IOCTL_MEM_COPY",
-    Dir::Read,
-    23,
-    Lane::DeviceAttach,
-    Match::Nr,
-    true,
-);
-/// `NEURON_IOCTL_MEM_COPY64` (`0x80284E17`, `struct neuron_ioctl_mem_copy64`): nr-23 family, picked by exact cmd; 64-bit size/offsets; not attach-checked.
-pub const MEM_COPY64: Request<MemCopy64> = Request::value(
-    "NEURON_IOCTL_MEM_COPY64",
-    Dir::Read,
-    23,
-    Lane::Device,
-    Match::Nr,
-    false,
-);
-/// `NEURON_IOCTL_MEM_BUF_COPY` (`0xC0084E18`, `struct neuron_ioctl_mem_buf_copy *`): nr-24 family, picked by exact cmd; copies between user buffer and a handle.
-pub const MEM_BUF_COPY: Request<MemBufCopy> = Request::pointer(
-    "NEURON_IOCTL_MEM_BUF_COPY",
-    Dir::ReadWrite,
-    24,
-    Lane::Device,
-    Match::Nr,
-    false,
-);
-/// `NEURON_IOCTL_MEM_BUF_COPY64` (`0xC0284E18`, `struct neuron_ioctl_mem_buf_copy64`): nr-24 family, picked by exact cmd; 64-bit size/offset.
-pub const MEM_BUF_COPY64: Request<MemBufCopy64> = Request::value(
-    "NEURON_IOCTL_MEM_BUF_COPY64",
-    Dir::ReadWrite,
-    24,
-    Lane::Device,
-    Match::Nr,
-    false,
-);
-/// `NEURON_IOCTL_MEM_GET_PA` (`0x80084E19`, `struct neuron_ioctl_mem_get_pa *`): deprecated (header points to EXTENDED_INFO); pa written through user pointer.
-pub const MEM_GET_PA: Request<MemGetPa> = Request::pointer(
-    "NEURON_IOCTL_MEM_GET_PA",
-    Dir::Read,
-    25,
-    Lane::DeviceAttach,
-    Match::Exact,
-    true,
-);
-/// `NEURON_IOCTL_MEM_GET_INFO` (`0x80084E1A`, `struct neuron_ioctl_mem_get_info *`): deprecated (header points to EXTENDED_INFO); pa and optional mmap offset written through user pointers.
-pub const MEM_GET_INFO: Request<MemGetInfo> = Request::pointer(
-    "NEURON_IOCTL_MEM_GET_INFO",
-    Dir::Read,
-    26,
-    Lane::DeviceAttach,
-    Match::Exact,
-    true,
-);
-/// `NEURON_IOCTL_PROGRAM_ENGINE` (`0xC0084E1B`, `struct neuron_ioctl_program_engine *`): DMAs a user buffer to an engine address after a region check.
-pub const PROGRAM_ENGINE: Request<ProgramEngine> = Request::pointer(
-    "NEURON_IOCTL_PROGRAM_ENGINE",
-    Dir::ReadWrite,
-    27,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_MEMSET` (`0x80084E1C`, `struct neuron_ioctl_memset *`): nr-28 family, picked by exact cmd; 32-bit size.
-pub const MEMSET: Request<Memset> = Request::pointer(
-    "NEURON_IOCTL_MEMSET",
-    Dir::Read,
-    28,
-    Lane::Device,
-    Match::Nr,
-    false,
-);
-/// `NEURON_IOCTL_MEMSET64` (`0x80204E1C`, `struct neuron_ioctl_memset64`): nr-28 family, picked by exact cmd; 64-bit size.
-pub const MEMSET64: Request<Memset64> = Request::value(
-    "NEURON_IOCTL_MEMSET64",
-    Dir::Read,
-    28,
-    Lane::Device,
-    Match::Nr,
-    false,
-);
-/// `NEURON_IOCTL_MEM_GET_EXTENDED_INFO` (`0x80084E1D`, `struct neuron_ioctl_mem_get_extended_info *`): writes whole struct back; bad handle returns +EINVAL (positive, not an errno).
-pub const MEM_GET_EXTENDED_INFO: Request<MemGetExtendedInfo> = Request::pointer(
-    "NEURON_IOCTL_MEM_GET_EXTENDED_INFO",
-    Dir::Read,
-    29,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_DMA_ENG_INIT` (`0x80084E1E`, `struct neuron_ioctl_dma_eng_init *`): deprecated no-op; returns 0 (after the attach check).
-pub const DMA_ENG_INIT: Request<DmaEngInit> = Request::pointer(
-    "NEURON_IOCTL_DMA_ENG_INIT",
-    Dir::Read,
-    30,
-    Lane::DeviceAttach,
-    Match::Exact,
-    true,
-);
-/// `NEURON_IOCTL_DMA_ENG_SET_STATE` (`0x80084E1F`, `struct neuron_ioctl_dma_eng_set_state *`): sets engine state.
-pub const DMA_ENG_SET_STATE: Request<DmaEngSetState> = Request::pointer(
-    "NEURON_IOCTL_DMA_ENG_SET_STATE",
-    Dir::Read,
-    31,
-    Lane::DeviceAttach,
-    Match::Exact,
-    true,
-);
-/// `NEURON_IOCTL_DMA_ENG_GET_STATE` (`0xC0084E20`, `struct neuron_ioctl_dma_eng_get_state *`): engine state written through the user pointer field.
-pub const DMA_ENG_GET_STATE: Request<DmaEngGetState> = Request::pointer(
-    "NEURON_IOCTL_DMA_ENG_GET_STATE",
-    Dir::ReadWrite,
-    32,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_DMA_QUEUE_INIT` (`0x80084E21`, `struct neuron_ioctl_dma_queue_init *`): initialises one queue.
-pub const DMA_QUEUE_INIT: Request<DmaQueueInit> = Request::pointer(
-    "NEURON_IOCTL_DMA_QUEUE_INIT",
-    Dir::Read,
-    33,
-    Lane::DeviceAttach,
-    Match::Exact,
-    true,
-);
-/// `NEURON_IOCTL_DMA_QUEUE_INIT_BATCH` (`0xB0084E85`, `struct neuron_ioctl_dma_queue_init_batch`): count must be < 256; not attach-checked; failed copy-in returns -EACCES.
-pub const DMA_QUEUE_INIT_BATCH: Request<DmaQueueInitBatch> = Request::value(
-    "NEURON_IOCTL_DMA_QUEUE_INIT_BATCH",
-    Dir::Read,
-    133,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_DMA_QUEUE_RELEASE` (`0x80084E22`, `struct neuron_ioctl_dma_queue_release *`): releases one queue.
-pub const DMA_QUEUE_RELEASE: Request<DmaQueueRelease> = Request::pointer(
-    "NEURON_IOCTL_DMA_QUEUE_RELEASE",
-    Dir::Read,
-    34,
-    Lane::DeviceAttach,
-    Match::Exact,
-    true,
-);
-/// `NEURON_IOCTL_DMA_QUEUE_COPY_START` (`0x80084E23`, `struct neuron_ioctl_dma_queue_copy_start *`): starts transfer of the given descriptor counts; not attach-checked.
-pub const DMA_QUEUE_COPY_START: Request<DmaQueueCopyStart> = Request::pointer(
-    "NEURON_IOCTL_DMA_QUEUE_COPY_START",
-    Dir::Read,
-    35,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_DMA_ACK_COMPLETED` (`0x80084E24`, `struct neuron_ioctl_dma_ack_completed *`): acks completed descriptors.
-pub const DMA_ACK_COMPLETED: Request<DmaAckCompleted> = Request::pointer(
-    "NEURON_IOCTL_DMA_ACK_COMPLETED",
-    Dir::Read,
-    36,
-    Lane::DeviceAttach,
-    Match::Exact,
-    true,
-);
-/// `NEURON_IOCTL_DMA_QUEUE_GET_STATE` (`0xC0084E25`, `struct neuron_ioctl_dma_queue_get_state *`): tx and rx state written through user pointer fields.
-pub const DMA_QUEUE_GET_STATE: Request<DmaQueueGetState> = Request::pointer(
-    "NEURON_IOCTL_DMA_QUEUE_GET_STATE",
-    Dir::ReadWrite,
-    37,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_DMA_COPY_DESCRIPTORS` (`0x80084E26`, `struct neuron_ioctl_dma_copy_descriptors *`): nr-38 family, picked by exact cmd; the only member that is attach-checked.
-pub const DMA_COPY_DESCRIPTORS: Request<DmaCopyDescriptors> = Request::pointer(
-    "NEURON_IOCTL_DMA_COPY_DESCRIPTORS",
-    Dir::Read,
-    38,
-    Lane::DeviceAttach,
-    Match::Nr,
-    true,
-);
-/// `NEURON_IOCTL_DMA_COPY_DESCRIPTORS64` (`0x80284E26`, `struct neuron_ioctl_dma_copy_descriptors64`): nr-38 family, picked by exact cmd; 64-bit offset; not attach-checked.
-pub const DMA_COPY_DESCRIPTORS64: Request<DmaCopyDescriptors64> = Request::value(
-    "NEURON_IOCTL_DMA_COPY_DESCRIPTORS64",
-    Dir::Read,
-    38,
-    Lane::Device,
-    Match::Nr,
-    false,
-);
-/// `NEURON_IOCTL_DMA_DESCRIPTOR_COPYOUT` (`0xC0084E27`, `struct neuron_ioctl_dma_descriptor_copyout *`): copies queue descriptors out to the user buffer.
-pub const DMA_DESCRIPTOR_COPYOUT: Request<DmaDescriptorCopyout> = Request::pointer(
-    "NEURON_IOCTL_DMA_DESCRIPTOR_COPYOUT",
-    Dir::ReadWrite,
-    39,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_DMA_QUIESCE_QUEUES` (`0x80084E28`, `struct neuron_ioctl_dma_quiesce_all *`): unsupported: returns -ENOIOCTLCMD; macro names an undefined struct type.
-pub const DMA_QUIESCE_QUEUES: Request<DmaQuiesceQueues> = Request::pointer_undefined(
-    "NEURON_IOCTL_DMA_QUIESCE_QUEUES",
-    Dir::Read,
-    40,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_SEMAPHORE_INCREMENT` (`0x80084E29`, `struct neuron_ioctl_semaphore *`): shared semaphore handler.
-pub const SEMAPHORE_INCREMENT: Request<Semaphore> = Request::pointer(
-    "NEURON_IOCTL_SEMAPHORE_INCREMENT",
-    Dir::Read,
-    41,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_SEMAPHORE_DECREMENT` (`0x80084E2A`, `struct neuron_ioctl_semaphore *`): shared semaphore handler.
-pub const SEMAPHORE_DECREMENT: Request<Semaphore> = Request::pointer(
-    "NEURON_IOCTL_SEMAPHORE_DECREMENT",
-    Dir::Read,
-    42,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_SEMAPHORE_READ` (`0xC0084E2B`, `struct neuron_ioctl_semaphore *`): shared semaphore handler; struct written back with value.
-pub const SEMAPHORE_READ: Request<Semaphore> = Request::pointer(
-    "NEURON_IOCTL_SEMAPHORE_READ",
-    Dir::ReadWrite,
-    43,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_SEMAPHORE_WRITE` (`0x80084E2C`, `struct neuron_ioctl_semaphore *`): shared semaphore handler.
-pub const SEMAPHORE_WRITE: Request<Semaphore> = Request::pointer(
-    "NEURON_IOCTL_SEMAPHORE_WRITE",
-    Dir::Read,
-    44,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_EVENT_SET` (`0x80084E2D`, `struct neuron_ioctl_semaphore *`): macro names the semaphore struct; handler reads the event struct (same 12-byte layout).
-pub const EVENT_SET: Request<Event> = Request::pointer(
-    "NEURON_IOCTL_EVENT_SET",
-    Dir::Read,
-    45,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_EVENT_GET` (`0xC0084E2E`, `struct neuron_ioctl_semaphore *`): macro names the semaphore struct; handler uses the event struct (same layout) and writes it back.
-pub const EVENT_GET: Request<Event> = Request::pointer(
-    "NEURON_IOCTL_EVENT_GET",
-    Dir::ReadWrite,
-    46,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_NOTIFICATIONS_INIT_V1` (`0x80084E33`, `struct neuron_ioctl_notifications_init_v1 *`): deprecated v1 layout, still functional.
-pub const NOTIFICATIONS_INIT_V1: Request<NotificationsInitV1> = Request::pointer(
-    "NEURON_IOCTL_NOTIFICATIONS_INIT_V1",
-    Dir::Read,
-    51,
-    Lane::DeviceAttach,
-    Match::Exact,
-    true,
-);
-/// `NEURON_IOCTL_NOTIFICATIONS_DESTROY_V1` (`0x80084E34`, `struct neuron_ioctl_notifications_destroy *`): no-op; returns 0.
-pub const NOTIFICATIONS_DESTROY_V1: Request<NotificationsDestroy> = Request::pointer(
-    "NEURON_IOCTL_NOTIFICATIONS_DESTROY_V1",
-    Dir::Read,
-    52,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_NOTIFICATIONS_INIT_V2` (`0x80084E35`, `struct neuron_ioctl_notifications_init_v2 *`): allocates NQ; mmap offset and handle written back.
-pub const NOTIFICATIONS_INIT_V2: Request<NotificationsInitV2> = Request::pointer(
-    "NEURON_IOCTL_NOTIFICATIONS_INIT_V2",
-    Dir::Read,
-    53,
-    Lane::DeviceAttach,
-    Match::Exact,
-    true,
-);
-/// `NEURON_IOCTL_NOTIFICATIONS_INIT_WITH_REALLOC_V2` (`0x80084E36`, `struct neuron_ioctl_notifications_init_with_realloc_v2 *`): like INIT_V2 with optional forced re-allocation.
-pub const NOTIFICATIONS_INIT_WITH_REALLOC_V2: Request<NotificationsInitWithReallocV2> =
-    Request::pointer(
-        "NEURON_IOCTL_NOTIFICATIONS_INIT_WITH_REALLOC_V2",
-        Dir::Read,
-        54,
-        Lane::DeviceAttach,
-        Match::Exact,
-        true,
-    );
-/// `NEURON_IOCTL_NOTIFICATIONS_QUEUE_INFO` (`0x80084E3A`, `struct neuron_ioctl_notifications_queue_info *`): stub: returns -1 without work (caller sees EPERM).
-pub const NOTIFICATIONS_QUEUE_INFO: Request<NotificationsQueueInfo> = Request::pointer(
-    "NEURON_IOCTL_NOTIFICATIONS_QUEUE_INFO",
-    Dir::Read,
-    58,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_READ_HW_COUNTERS` (`0x80084E3D`, `struct neuron_ioctl_read_hw_counters *`): address and data are user arrays of count entries.
-pub const READ_HW_COUNTERS: Request<ReadHwCounters> = Request::pointer(
-    "NEURON_IOCTL_READ_HW_COUNTERS",
-    Dir::Read,
-    61,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_ACQUIRE_NEURON_DS` (`0x80084E47`, `struct neuron_ioctl_neuron_ds_info *`): pid 0 means a new datastore for the caller; writes mmap offset and size.
-pub const ACQUIRE_NEURON_DS: Request<NeuronDsInfo> = Request::pointer(
-    "NEURON_IOCTL_ACQUIRE_NEURON_DS",
-    Dir::Read,
-    71,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_RELEASE_NEURON_DS` (`0x80084E48`, `struct neuron_ioctl_neuron_ds_info *`): releases datastore of pid; returns 0.
-pub const RELEASE_NEURON_DS: Request<NeuronDsInfo> = Request::pointer(
-    "NEURON_IOCTL_RELEASE_NEURON_DS",
-    Dir::Read,
-    72,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_CRWL_READER_ENTER` (`0x40084E51`, `struct neuron_ioctl_crwl *`): core lock op.
-pub const CRWL_READER_ENTER: Request<Crwl> = Request::pointer(
-    "NEURON_IOCTL_CRWL_READER_ENTER",
-    Dir::Write,
-    81,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_CRWL_READER_EXIT` (`0x40084E52`, `struct neuron_ioctl_crwl *`): core lock op.
-pub const CRWL_READER_EXIT: Request<Crwl> = Request::pointer(
-    "NEURON_IOCTL_CRWL_READER_EXIT",
-    Dir::Write,
-    82,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_CRWL_WRITER_ENTER` (`0x40084E53`, `struct neuron_ioctl_crwl *`): core lock op.
-pub const CRWL_WRITER_ENTER: Request<Crwl> = Request::pointer(
-    "NEURON_IOCTL_CRWL_WRITER_ENTER",
-    Dir::Write,
-    83,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_CRWL_WRITER_DOWNGRADE` (`0x40084E54`, `struct neuron_ioctl_crwl *`): core lock op.
-pub const CRWL_WRITER_DOWNGRADE: Request<Crwl> = Request::pointer(
-    "NEURON_IOCTL_CRWL_WRITER_DOWNGRADE",
-    Dir::Write,
-    84,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_CRWL_NC_RANGE_MARK` (`0x40084E55`, `struct neuron_ioctl_crwl_nc_map *`): handler switches on `_IOC_SIZE`: 8 means the 24-byte legacy struct; writes result back although dir W.
-pub const CRWL_NC_RANGE_MARK: Request<CrwlNcMap> = Request::pointer(
-    "NEURON_IOCTL_CRWL_NC_RANGE_MARK",
-    Dir::Write,
-    85,
-    Lane::Misc,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_CRWL_NC_RANGE_MARK_EXT0` (`0xC0504E55`, `struct neuron_ioctl_crwl_nc_map_ext`): handler switches on `_IOC_SIZE`: 80 means the ext layout (`bitmap[8]`).
-pub const CRWL_NC_RANGE_MARK_EXT0: Request<CrwlNcMapExt> = Request::value(
-    "NEURON_IOCTL_CRWL_NC_RANGE_MARK_EXT0",
-    Dir::ReadWrite,
-    85,
-    Lane::Misc,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_CRWL_NC_RANGE_UNMARK` (`0x40084E56`, `struct neuron_ioctl_crwl_nc_map *`): handler switches on `_IOC_SIZE`: 8 means the 24-byte legacy struct; returns 0.
-pub const CRWL_NC_RANGE_UNMARK: Request<CrwlNcMap> = Request::pointer(
-    "NEURON_IOCTL_CRWL_NC_RANGE_UNMARK",
-    Dir::Write,
-    86,
-    Lane::Misc,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_CRWL_NC_RANGE_UNMARK_EXT0` (`0x40504E56`, `struct neuron_ioctl_crwl_nc_map_ext`): handler switches on `_IOC_SIZE`: 80 means the ext layout; returns 0.
-pub const CRWL_NC_RANGE_UNMARK_EXT0: Request<CrwlNcMapExt> = Request::value(
-    "NEURON_IOCTL_CRWL_NC_RANGE_UNMARK_EXT0",
-    Dir::Write,
-    86,
-    Lane::Misc,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_CINIT_SET_STATE` (`0x40084E5B`, `struct neuron_ioctl_cinit_set *`): writes new_state back although dir W.
-pub const CINIT_SET_STATE: Request<CinitSet> = Request::pointer(
-    "NEURON_IOCTL_CINIT_SET_STATE",
-    Dir::Write,
-    91,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_NC_MODEL_STARTED_COUNT` (`0x40084E5C`, `struct neuron_ioctl_nc_model_started_count *`): writes started_count back although dir W.
-pub const NC_MODEL_STARTED_COUNT: Request<NcModelStartedCount> = Request::pointer(
-    "NEURON_IOCTL_NC_MODEL_STARTED_COUNT",
-    Dir::Write,
-    92,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_COMPATIBLE_VERSION` (`0x40084E5D`, `struct neuron_ioctl_compatible_version *`): output only although dir W.
-pub const COMPATIBLE_VERSION: Request<CompatibleVersion> = Request::pointer(
-    "NEURON_IOCTL_COMPATIBLE_VERSION",
-    Dir::Write,
-    93,
-    Lane::Misc,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_DEVICE_BASIC_INFO` (`0x40084E64`, `struct neuron_ioctl_device_basic_info *`): output only although dir W.
-pub const DEVICE_BASIC_INFO: Request<DeviceBasicInfo> = Request::pointer(
-    "NEURON_IOCTL_DEVICE_BASIC_INFO",
-    Dir::Write,
-    100,
-    Lane::Misc,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_DEVICE_BDF` (`0x80084E65`, `struct neuron_ioctl_device_bdf *`): header calls it deprecated; only on the device path.
-pub const DEVICE_BDF: Request<DeviceBdf> = Request::pointer(
-    "NEURON_IOCTL_DEVICE_BDF",
-    Dir::Read,
-    101,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_NC_RESET` (`0x80084E67`, `struct neuron_ioctl_device_reset *`): resets the cores in nc_map; request_id set to caller tgid and written back.
-pub const NC_RESET: Request<DeviceReset> = Request::pointer(
-    "NEURON_IOCTL_NC_RESET",
-    Dir::Read,
-    103,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_NC_RESET_READY` (`0x80084E68`, `struct neuron_ioctl_device_ready *`): waits for request_id; result written back.
-pub const NC_RESET_READY: Request<DeviceReady> = Request::pointer(
-    "NEURON_IOCTL_NC_RESET_READY",
-    Dir::Read,
-    104,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_PROGRAM_ENGINE_NC` (`0xC0084E69`, `struct neuron_ioctl_program_engine_nc *`): nr-105 family, picked by exact cmd.
-pub const PROGRAM_ENGINE_NC: Request<ProgramEngineNc> = Request::pointer(
-    "NEURON_IOCTL_PROGRAM_ENGINE_NC",
-    Dir::ReadWrite,
-    105,
-    Lane::Device,
-    Match::Nr,
-    false,
-);
-/// `NEURON_IOCTL_PROGRAM_ENGINE_NC64` (`0xC0284E69`, `struct neuron_ioctl_program_engine_nc64`): nr-105 family, picked by exact cmd; 64-bit size/offset.
-pub const PROGRAM_ENGINE_NC64: Request<ProgramEngineNc64> = Request::value(
-    "NEURON_IOCTL_PROGRAM_ENGINE_NC64",
-    Dir::ReadWrite,
-    105,
-    Lane::Device,
-    Match::Nr,
-    false,
-);
-/// `NEURON_IOCTL_DEVICE_BDF_EXT` (`0x80084E6A`, `struct neuron_ioctl_device_bdf_ext *`): nd_index is relative to the opened device; same nr 106 as RESET_STATUS.
-pub const DEVICE_BDF_EXT: Request<DeviceBdfExt> = Request::pointer(
-    "NEURON_IOCTL_DEVICE_BDF_EXT",
-    Dir::Read,
-    106,
-    Lane::Misc,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_DMABUF_FD` (`0x80084E6B`, `struct neuron_ioctl_dmabuf_fd *`): fd written through the user pointer field; va is a user mapping address.
-pub const DMABUF_FD: Request<DmabufFd> = Request::pointer(
-    "NEURON_IOCTL_DMABUF_FD",
-    Dir::Read,
-    107,
-    Lane::Misc,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_MEM_COPY_ASYNC` (`0xC0304E6C`, `struct neuron_ioctl_mem_copy_async`): nr-108 family, picked by exact cmd; the only member that is attach-checked.
-pub const MEM_COPY_ASYNC: Request<MemCopyAsync> = Request::value(
-    "NEURON_IOCTL_MEM_COPY_ASYNC",
-    Dir::ReadWrite,
-    108,
-    Lane::DeviceAttach,
-    Match::Nr,
-    true,
-);
-/// `NEURON_IOCTL_MEM_COPY_ASYNC64` (`0xC0384E6C`, `struct neuron_ioctl_mem_copy_async64`): nr-108 family, picked by exact cmd; not attach-checked.
-pub const MEM_COPY_ASYNC64: Request<MemCopyAsync64> = Request::value(
-    "NEURON_IOCTL_MEM_COPY_ASYNC64",
-    Dir::ReadWrite,
-    108,
-    Lane::Device,
-    Match::Nr,
-    false,
-);
-/// `NEURON_IOCTL_MEM_COPY_ASYNC_WAIT` (`0x40184E6D`, `struct neuron_ioctl_mem_copy_async_wait`): pwait_handle must be 1 or 2.
-pub const MEM_COPY_ASYNC_WAIT: Request<MemCopyAsyncWait> = Request::value(
-    "NEURON_IOCTL_MEM_COPY_ASYNC_WAIT",
-    Dir::Write,
-    109,
-    Lane::DeviceAttach,
-    Match::Exact,
-    true,
-);
-/// `NEURON_IOCTL_DRIVER_INFO_GET` (`0x80184E6E`, `struct neuron_ioctl_device_driver_info`): nr-110; handler checks dir and size: dir R with size >= 24 succeeds (24 bytes written), else -EINVAL.
-pub const DRIVER_INFO_GET: Request<DeviceDriverInfo> = Request::value(
-    "NEURON_IOCTL_DRIVER_INFO_GET",
-    Dir::Read,
-    110,
-    Lane::Misc,
-    Match::Nr,
-    false,
-);
-/// `NEURON_IOCTL_DRIVER_INFO_SET` (`0x40184E6E`, `struct neuron_ioctl_device_driver_info`): nr-110; dir W always -ENOTSUPP; on a privileged fd the attach check runs first.
-pub const DRIVER_INFO_SET: Request<DeviceDriverInfo> = Request::value(
-    "NEURON_IOCTL_DRIVER_INFO_SET",
-    Dir::Write,
-    110,
-    Lane::Misc,
-    Match::Nr,
-    true,
-);
-/// `NEURON_IOCTL_MEM_MC_GET_INFO` (`0xC0184E6F`, `struct neuron_ioctl_mem_get_mc_mmap_info`): nr-111 family, handler switches on `_IOC_SIZE` (24).
-pub const MEM_MC_GET_INFO: Request<MemGetMcMmapInfo> = Request::value(
-    "NEURON_IOCTL_MEM_MC_GET_INFO",
-    Dir::ReadWrite,
-    111,
-    Lane::Device,
-    Match::Nr,
-    false,
-);
-/// `NEURON_IOCTL_MEM_MC_GET_INFO_V2` (`0xC0204E6F`, `struct neuron_ioctl_mem_get_mc_mmap_info_v2`): nr-111 family, handler switches on `_IOC_SIZE` (32 adds mem_handle).
-pub const MEM_MC_GET_INFO_V2: Request<MemGetMcMmapInfoV2> = Request::value(
-    "NEURON_IOCTL_MEM_MC_GET_INFO_V2",
-    Dir::ReadWrite,
-    111,
-    Lane::Device,
-    Match::Nr,
-    false,
-);
-/// `NEURON_IOCTL_RESOURCE_MMAP_INFO` (`0xC0204E70`, `struct neuron_ioctl_resource_mmap_info`): writes mmap offset and size back.
-pub const RESOURCE_MMAP_INFO: Request<ResourceMmapInfo> = Request::value(
-    "NEURON_IOCTL_RESOURCE_MMAP_INFO",
-    Dir::ReadWrite,
-    112,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_PRINTK` (`0x40104E71`, `struct neuron_ioctl_printk`): size must be <= 512 incl. terminating NUL (-EFAULT / -EBADMSG otherwise).
-pub const PRINTK: Request<Printk> = Request::value(
-    "NEURON_IOCTL_PRINTK",
-    Dir::Write,
-    113,
-    Lane::Misc,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_HOST_DEVICE_ID` (`0x80044E72`, `struct neuron_ioctl_host_device_id`): writes the host device index.
-pub const HOST_DEVICE_ID: Request<HostDeviceId> = Request::value(
-    "NEURON_IOCTL_HOST_DEVICE_ID",
-    Dir::Read,
-    114,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_HOST_DEVICE_ID_TO_RID_MAP` (`0xC1044E73`, `struct neuron_ioctl_host_device_id_to_rid_map`): nr-115; `_IOC_SIZE` must be 260.
-pub const HOST_DEVICE_ID_TO_RID_MAP: Request<HostDeviceIdToRidMap> = Request::value(
-    "NEURON_IOCTL_HOST_DEVICE_ID_TO_RID_MAP",
-    Dir::ReadWrite,
-    115,
-    Lane::Misc,
-    Match::Nr,
-    false,
-);
-/// `NEURON_IOCTL_DUMP_MEM_CHUNKS` (`0x80084E74`, `struct neuron_ioctl_dump_mem_chunks *`): -EAGAIN when num_entries_in is too small (num_entries_out holds the need).
-pub const DUMP_MEM_CHUNKS: Request<DumpMemChunks> = Request::pointer(
-    "NEURON_IOCTL_DUMP_MEM_CHUNKS",
-    Dir::Read,
-    116,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_NC_PID_STATE_DUMP` (`0xC0104E75`, `struct neuron_ioctl_nc_pid_state_dump`): logs state of the pid owning nc_id.
-pub const NC_PID_STATE_DUMP: Request<NcPidStateDump> = Request::value(
-    "NEURON_IOCTL_NC_PID_STATE_DUMP",
-    Dir::ReadWrite,
-    117,
-    Lane::Misc,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_HBM_SCRUB_START` (`0xC0104E76`, `struct neuron_ioctl_hbm_scrub_start`): starts HBM scrub.
-pub const HBM_SCRUB_START: Request<HbmScrubStart> = Request::value(
-    "NEURON_IOCTL_HBM_SCRUB_START",
-    Dir::ReadWrite,
-    118,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_HBM_SCRUB_WAIT` (`0xC0084E77`, `struct neuron_ioctl_hbm_scrub_wait`): waits for HBM scrub completion.
-pub const HBM_SCRUB_WAIT: Request<HbmScrubWait> = Request::value(
-    "NEURON_IOCTL_HBM_SCRUB_WAIT",
-    Dir::ReadWrite,
-    119,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_GET_LOGICAL_TO_PHYSICAL_NC_MAP` (`0xC0104E78`, `struct neuron_ioctl_get_logical_to_physical_nc_map`): max_map_entries <= 128; -ENOTSUPP where the arch has no map.
-pub const GET_LOGICAL_TO_PHYSICAL_NC_MAP: Request<GetLogicalToPhysicalNcMap> = Request::value(
-    "NEURON_IOCTL_GET_LOGICAL_TO_PHYSICAL_NC_MAP",
-    Dir::ReadWrite,
-    120,
-    Lane::Misc,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_POD_INFO` (`0xC1044E79`, `struct neuron_ioctl_pod_info`): nr-121; cmd must match exactly and sz field must be 260.
-pub const POD_INFO: Request<PodInfo> = Request::value(
-    "NEURON_IOCTL_POD_INFO",
-    Dir::ReadWrite,
-    121,
-    Lane::Misc,
-    Match::Nr,
-    false,
-);
-/// `NEURON_IOCTL_POD_STATUS` (`0xC10C4E7A`, `struct neuron_ioctl_pod_status`): nr-122 family, picked by exact cmd; sz field must be 268.
-pub const POD_STATUS: Request<PodStatus> = Request::value(
-    "NEURON_IOCTL_POD_STATUS",
-    Dir::ReadWrite,
-    122,
-    Lane::Misc,
-    Match::Nr,
-    false,
-);
-/// `NEURON_IOCTL_POD_STATUS_V2` (`0xC1144E7A`, `struct neuron_ioctl_pod_status_v2`): nr-122 family, picked by exact cmd; sz field must be 276.
-pub const POD_STATUS_V2: Request<PodStatusV2> = Request::value(
-    "NEURON_IOCTL_POD_STATUS_V2",
-    Dir::ReadWrite,
-    122,
-    Lane::Misc,
-    Match::Nr,
-    false,
-);
-/// `NEURON_IOCTL_POD_CTRL` (`0xC0104E7B`, `struct neuron_ioctl_pod_ctrl`): nr-123 family, picked by exact cmd; sz field must be 16.
-pub const POD_CTRL: Request<PodCtrl> = Request::value(
-    "NEURON_IOCTL_POD_CTRL",
-    Dir::ReadWrite,
-    123,
-    Lane::Misc,
-    Match::Nr,
-    false,
-);
-/// `NEURON_IOCTL_POD_CTRL_V2` (`0xC0144E7B`, `struct neuron_ioctl_pod_ctrl_v2`): nr-123 family, picked by exact cmd; sz field must be 20.
-pub const POD_CTRL_V2: Request<PodCtrlV2> = Request::value(
-    "NEURON_IOCTL_POD_CTRL_V2",
-    Dir::ReadWrite,
-    123,
-    Lane::Misc,
-    Match::Nr,
-    false,
-);
-/// `NEURON_IOCTL_MEM_BUF_ZEROCOPY64` (`0xC0304E7C`, `struct neuron_ioctl_mem_buf_copy64zc`): nr-124; any other `_IOC_SIZE` (older experimental layout) gives -EINVAL.
-pub const MEM_BUF_ZEROCOPY64: Request<MemBufCopy64zc> = Request::value(
-    "NEURON_IOCTL_MEM_BUF_ZEROCOPY64",
-    Dir::ReadWrite,
-    124,
-    Lane::Device,
-    Match::Nr,
-    false,
-);
-/// `NEURON_IOCTL_H2T_DMA_ALLOC_QUEUES` (`0xC0144E7D`, `struct neuron_ioctl_h2t_dma_alloc_queues`): allocates H2T DMA queues; bitmaps and default queue written back.
-pub const H2T_DMA_ALLOC_QUEUES: Request<H2tDmaAllocQueues> = Request::value(
-    "NEURON_IOCTL_H2T_DMA_ALLOC_QUEUES",
-    Dir::ReadWrite,
-    125,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_H2T_DMA_FREE_QUEUES` (`0xC0084E7E`, `struct neuron_ioctl_h2t_dma_free_queues`): frees queues in queue_bmap.
-pub const H2T_DMA_FREE_QUEUES: Request<H2tDmaFreeQueues> = Request::value(
-    "NEURON_IOCTL_H2T_DMA_FREE_QUEUES",
-    Dir::ReadWrite,
-    126,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_POWER_PROFILE` (`0x40084E7F`, `struct neuron_ioctl_power_profile`): only ctrl=0 (set) supported, otherwise -ENOTSUPP.
-pub const POWER_PROFILE: Request<PowerProfile> = Request::value(
-    "NEURON_IOCTL_POWER_PROFILE",
-    Dir::Write,
-    127,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_METRICS_CTRL` (`0x40044E80`, `struct neuron_ioctl_metrics_ctrl`): sets metric posting mode; returns 0.
-pub const METRICS_CTRL: Request<MetricsCtrl> = Request::value(
-    "NEURON_IOCTL_METRICS_CTRL",
-    Dir::Write,
-    128,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
-/// `NEURON_IOCTL_MEM_BUF_ZEROCOPY64_BATCHES` (`0xC0204E81`, `struct neuron_ioctl_mem_buf_copy64zc_batches`): batched zero-copy; batches and ops are user arrays.
-pub const MEM_BUF_ZEROCOPY64_BATCHES: Request<MemBufCopy64zcBatches> = Request::value(
-    "NEURON_IOCTL_MEM_BUF_ZEROCOPY64_BATCHES",
-    Dir::ReadWrite,
-    129,
-    Lane::Device,
-    Match::Exact,
-    false,
-);
+/// Declares the catalog from one table: each row is a typed [`Request`] constant, built by the
+/// named constructor (`pointer`, `value`, `none`, `pointer_undefined`) from the direction, nr,
+/// lane, match kind and attach check; its macro name is `NEURON_IOCTL_` + the constant's name.
+/// [`CATALOG`] lists the rows in table order.
+macro_rules! catalog {
+    ($(
+        $(#[$doc:meta])*
+        pub const $name:ident: Request<$arg:ty> =
+            $ctor:ident($dir:expr, $nr:literal, $lane:expr, $matching:expr, $attach:literal);
+    )*) => {
+        $(
+            $(#[$doc])*
+            pub const $name: Request<$arg> = Request::<$arg>::$ctor(
+                concat!("NEURON_IOCTL_", stringify!($name)),
+                $dir,
+                $nr,
+                $lane,
+                $matching,
+                $attach,
+            );
+        )*
 
-/// Every command of the reference table, in table order.
-pub const CATALOG: [Command; 99] = [
-    DEVICE_RESET.command(),
-    DEVICE_READY.command(),
-    DEVICE_RESET_STATUS.command(),
-    DEVICE_INFO.command(),
-    DEVICE_INIT.command(),
-    DEVICE_RELEASE.command(),
-    DEVICE_APP_PID.command(),
-    DEVICE_GET_ALL_APPS_INFO.command(),
-    BAR_READ.command(),
-    BAR_WRITE.command(),
-    POST_METRIC.command(),
-    MEM_ALLOC.command(),
-    MEM_ALLOC_V2.command(),
-    MEM_ALLOC_V2MT.command(),
-    MEM_ALLOC_V2MT64.command(),
-    MEM_FREE.command(),
-    MEM_COPY.command(),
-    MEM_COPY64.command(),
-    MEM_BUF_COPY.command(),
-    MEM_BUF_COPY64.command(),
-    MEM_GET_PA.command(),
-    MEM_GET_INFO.command(),
-    PROGRAM_ENGINE.command(),
-    MEMSET.command(),
-    MEMSET64.command(),
-    MEM_GET_EXTENDED_INFO.command(),
-    DMA_ENG_INIT.command(),
-    DMA_ENG_SET_STATE.command(),
-    DMA_ENG_GET_STATE.command(),
-    DMA_QUEUE_INIT.command(),
-    DMA_QUEUE_INIT_BATCH.command(),
-    DMA_QUEUE_RELEASE.command(),
-    DMA_QUEUE_COPY_START.command(),
-    DMA_ACK_COMPLETED.command(),
-    DMA_QUEUE_GET_STATE.command(),
-    DMA_COPY_DESCRIPTORS.command(),
-    DMA_COPY_DESCRIPTORS64.command(),
-    DMA_DESCRIPTOR_COPYOUT.command(),
-    DMA_QUIESCE_QUEUES.command(),
-    SEMAPHORE_INCREMENT.command(),
-    SEMAPHORE_DECREMENT.command(),
-    SEMAPHORE_READ.command(),
-    SEMAPHORE_WRITE.command(),
-    EVENT_SET.command(),
-    EVENT_GET.command(),
-    NOTIFICATIONS_INIT_V1.command(),
-    NOTIFICATIONS_DESTROY_V1.command(),
-    NOTIFICATIONS_INIT_V2.command(),
-    NOTIFICATIONS_INIT_WITH_REALLOC_V2.command(),
-    NOTIFICATIONS_QUEUE_INFO.command(),
-    READ_HW_COUNTERS.command(),
-    ACQUIRE_NEURON_DS.command(),
-    RELEASE_NEURON_DS.command(),
-    CRWL_READER_ENTER.command(),
-    CRWL_READER_EXIT.command(),
-    CRWL_WRITER_ENTER.command(),
-    CRWL_WRITER_DOWNGRADE.command(),
-    CRWL_NC_RANGE_MARK.command(),
-    CRWL_NC_RANGE_MARK_EXT0.command(),
-    CRWL_NC_RANGE_UNMARK.command(),
-    CRWL_NC_RANGE_UNMARK_EXT0.command(),
-    CINIT_SET_STATE.command(),
-    NC_MODEL_STARTED_COUNT.command(),
-    COMPATIBLE_VERSION.command(),
-    DEVICE_BASIC_INFO.command(),
-    DEVICE_BDF.command(),
-    NC_RESET.command(),
-    NC_RESET_READY.command(),
-    PROGRAM_ENGINE_NC.command(),
-    PROGRAM_ENGINE_NC64.command(),
-    DEVICE_BDF_EXT.command(),
-    DMABUF_FD.command(),
-    MEM_COPY_ASYNC.command(),
-    MEM_COPY_ASYNC64.command(),
-    MEM_COPY_ASYNC_WAIT.command(),
-    DRIVER_INFO_GET.command(),
-    DRIVER_INFO_SET.command(),
-    MEM_MC_GET_INFO.command(),
-    MEM_MC_GET_INFO_V2.command(),
-    RESOURCE_MMAP_INFO.command(),
-    PRINTK.command(),
-    HOST_DEVICE_ID.command(),
-    HOST_DEVICE_ID_TO_RID_MAP.command(),
-    DUMP_MEM_CHUNKS.command(),
-    NC_PID_STATE_DUMP.command(),
-    HBM_SCRUB_START.command(),
-    HBM_SCRUB_WAIT.command(),
-    GET_LOGICAL_TO_PHYSICAL_NC_MAP.command(),
-    POD_INFO.command(),
-    POD_STATUS.command(),
-    POD_STATUS_V2.command(),
-    POD_CTRL.command(),
-    POD_CTRL_V2.command(),
-    MEM_BUF_ZEROCOPY64.command(),
-    H2T_DMA_ALLOC_QUEUES.command(),
-    H2T_DMA_FREE_QUEUES.command(),
-    POWER_PROFILE.command(),
-    METRICS_CTRL.command(),
-    MEM_BUF_ZEROCOPY64_BATCHES.command(),
-];
+        /// Number of commands in the reference table.
+        const COMMANDS: usize = [$(stringify!($name)),*].len();
+
+        /// Every command of the reference table, in table order.
+        pub const CATALOG: [Command; COMMANDS] = [$($name.command(),)*];
+    };
+}
+
+catalog! {
+    /// `NEURON_IOCTL_DEVICE_RESET` (`0x00004E01`, no argument): deprecated; still tears down DMA rings and starts a whole-device reset; returns 0.
+    pub const DEVICE_RESET: Request<()> = none(Dir::None, 1, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_DEVICE_READY` (`0x80014E02`, `__u8`): scalar value type (not a struct); deprecated; waits for the caller's own reset and writes 1 byte (1=ok 0=fail); tested before RESET_STATUS.
+    pub const DEVICE_READY: Request<u8> = value(Dir::Read, 2, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_DEVICE_RESET_STATUS` (`0x80014E6A`, `__u8`): scalar value type (not a struct); deprecated; always writes the byte 1; same nr 106 as DEVICE_BDF_EXT but size 1 vs 8 so cmd differs.
+    pub const DEVICE_RESET_STATUS: Request<u8> = value(Dir::Read, 106, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_DEVICE_INFO` (`0x80084E03`, `struct neuron_ioctl_device_info *`): writes arch/revision, connected device list and BAR addresses/sizes.
+    pub const DEVICE_INFO: Request<DeviceInfo> = pointer(Dir::Read, 3, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_DEVICE_INIT` (`0x80084E04`, `struct neuron_ioctl_device_init *`): deprecated no-op; returns 0 and ignores the argument.
+    pub const DEVICE_INIT: Request<DeviceInit> = pointer(Dir::Read, 4, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_DEVICE_RELEASE` (`0x00004E05`, no argument): deprecated no-op; returns 0.
+    pub const DEVICE_RELEASE: Request<()> = none(Dir::None, 5, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_DEVICE_APP_PID` (`0x80044E06`, `__s32`): scalar value type (not a struct); deprecated; writes the pid (int) held in attached-process slot 0.
+    pub const DEVICE_APP_PID: Request<i32> = value(Dir::Read, 6, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_DEVICE_GET_ALL_APPS_INFO` (`0x80084E07`, `struct neuron_ioctl_get_apps_info *`): variable length: reads the 16-byte header, writes header plus size entries of 152 bytes (buffer must hold capacity entries).
+    pub const DEVICE_GET_ALL_APPS_INFO: Request<GetAppsInfo> = pointer(Dir::Read, 7, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_BAR_READ` (`0x80084E0B`, `struct neuron_ioctl_bar_rw *`): reads count 32-bit registers; address and data are user arrays.
+    pub const BAR_READ: Request<BarRw> = pointer(Dir::Read, 11, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_BAR_WRITE` (`0x40084E0C`, `struct neuron_ioctl_bar_rw *`): writes count 32-bit registers from user arrays.
+    pub const BAR_WRITE: Request<BarRw> = pointer(Dir::Write, 12, Lane::DeviceAttach, Match::Exact, true);
+    /// `NEURON_IOCTL_POST_METRIC` (`0x40084E0D`, `struct neuron_ioctl_post_metric *`): copies data_size bytes from the user buffer and posts them to firmware.
+    pub const POST_METRIC: Request<PostMetric> = pointer(Dir::Write, 13, Lane::DeviceAttach, Match::Exact, true);
+    /// `NEURON_IOCTL_MEM_ALLOC` (`0x80084E15`, `struct neuron_ioctl_mem_alloc *`): legacy allocation (no align); handle stored through the user pointer field.
+    pub const MEM_ALLOC: Request<MemAlloc> = pointer(Dir::Read, 21, Lane::DeviceAttach, Match::Exact, true);
+    /// `NEURON_IOCTL_MEM_ALLOC_V2` (`0x80084E66`, `struct neuron_ioctl_mem_alloc_v2 *`): nr-102 family, handler picks layout by exact cmd; no mem_type; not attach-checked.
+    pub const MEM_ALLOC_V2: Request<MemAllocV2> = pointer(Dir::Read, 102, Lane::Device, Match::Nr, false);
+    /// `NEURON_IOCTL_MEM_ALLOC_V2MT` (`0x80304E66`, `struct neuron_ioctl_mem_alloc_v2_mem_type`): nr-102 family, picked by exact cmd; adds mem_type; not attach-checked.
+    pub const MEM_ALLOC_V2MT: Request<MemAllocV2MemType> = value(Dir::Read, 102, Lane::Device, Match::Nr, false);
+    /// `NEURON_IOCTL_MEM_ALLOC_V2MT64` (`0x80384E66`, `struct neuron_ioctl_mem_alloc_v2_mem_type64`): nr-102 family, picked by exact cmd; trailing pad only changes size (signals 64-bit size support); not attach-checked.
+    pub const MEM_ALLOC_V2MT64: Request<MemAllocV2MemType64> = value(Dir::Read, 102, Lane::Device, Match::Nr, false);
+    /// `NEURON_IOCTL_MEM_FREE` (`0x80084E16`, `struct neuron_ioctl_mem_free *`): frees the handle; input only despite dir R.
+    pub const MEM_FREE: Request<MemFree> = pointer(Dir::Read, 22, Lane::DeviceAttach, Match::Exact, true);
+    /// `NEURON_IOCTL_MEM_COPY` (`0x80084E17`, `struct neuron_ioctl_mem_copy *`): nr-23 family, picked by exact cmd; 32-bit size/offsets; the only member that is attach-checked.
+    pub const MEM_COPY: Request<MemCopy> = pointer(Dir::Read, 23, Lane::DeviceAttach, Match::Nr, true);
+    /// `NEURON_IOCTL_MEM_COPY64` (`0x80284E17`, `struct neuron_ioctl_mem_copy64`): nr-23 family, picked by exact cmd; 64-bit size/offsets; not attach-checked.
+    pub const MEM_COPY64: Request<MemCopy64> = value(Dir::Read, 23, Lane::Device, Match::Nr, false);
+    /// `NEURON_IOCTL_MEM_BUF_COPY` (`0xC0084E18`, `struct neuron_ioctl_mem_buf_copy *`): nr-24 family, picked by exact cmd; copies between user buffer and a handle.
+    pub const MEM_BUF_COPY: Request<MemBufCopy> = pointer(Dir::ReadWrite, 24, Lane::Device, Match::Nr, false);
+    /// `NEURON_IOCTL_MEM_BUF_COPY64` (`0xC0284E18`, `struct neuron_ioctl_mem_buf_copy64`): nr-24 family, picked by exact cmd; 64-bit size/offset.
+    pub const MEM_BUF_COPY64: Request<MemBufCopy64> = value(Dir::ReadWrite, 24, Lane::Device, Match::Nr, false);
+    /// `NEURON_IOCTL_MEM_GET_PA` (`0x80084E19`, `struct neuron_ioctl_mem_get_pa *`): deprecated (header points to EXTENDED_INFO); pa written through user pointer.
+    pub const MEM_GET_PA: Request<MemGetPa> = pointer(Dir::Read, 25, Lane::DeviceAttach, Match::Exact, true);
+    /// `NEURON_IOCTL_MEM_GET_INFO` (`0x80084E1A`, `struct neuron_ioctl_mem_get_info *`): deprecated (header points to EXTENDED_INFO); pa and optional mmap offset written through user pointers.
+    pub const MEM_GET_INFO: Request<MemGetInfo> = pointer(Dir::Read, 26, Lane::DeviceAttach, Match::Exact, true);
+    /// `NEURON_IOCTL_PROGRAM_ENGINE` (`0xC0084E1B`, `struct neuron_ioctl_program_engine *`): DMAs a user buffer to an engine address after a region check.
+    pub const PROGRAM_ENGINE: Request<ProgramEngine> = pointer(Dir::ReadWrite, 27, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_MEMSET` (`0x80084E1C`, `struct neuron_ioctl_memset *`): nr-28 family, picked by exact cmd; 32-bit size.
+    pub const MEMSET: Request<Memset> = pointer(Dir::Read, 28, Lane::Device, Match::Nr, false);
+    /// `NEURON_IOCTL_MEMSET64` (`0x80204E1C`, `struct neuron_ioctl_memset64`): nr-28 family, picked by exact cmd; 64-bit size.
+    pub const MEMSET64: Request<Memset64> = value(Dir::Read, 28, Lane::Device, Match::Nr, false);
+    /// `NEURON_IOCTL_MEM_GET_EXTENDED_INFO` (`0x80084E1D`, `struct neuron_ioctl_mem_get_extended_info *`): writes whole struct back; bad handle returns +EINVAL (positive, not an errno).
+    pub const MEM_GET_EXTENDED_INFO: Request<MemGetExtendedInfo> = pointer(Dir::Read, 29, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_DMA_ENG_INIT` (`0x80084E1E`, `struct neuron_ioctl_dma_eng_init *`): deprecated no-op; returns 0 (after the attach check).
+    pub const DMA_ENG_INIT: Request<DmaEngInit> = pointer(Dir::Read, 30, Lane::DeviceAttach, Match::Exact, true);
+    /// `NEURON_IOCTL_DMA_ENG_SET_STATE` (`0x80084E1F`, `struct neuron_ioctl_dma_eng_set_state *`): sets engine state.
+    pub const DMA_ENG_SET_STATE: Request<DmaEngSetState> = pointer(Dir::Read, 31, Lane::DeviceAttach, Match::Exact, true);
+    /// `NEURON_IOCTL_DMA_ENG_GET_STATE` (`0xC0084E20`, `struct neuron_ioctl_dma_eng_get_state *`): engine state written through the user pointer field.
+    pub const DMA_ENG_GET_STATE: Request<DmaEngGetState> = pointer(Dir::ReadWrite, 32, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_DMA_QUEUE_INIT` (`0x80084E21`, `struct neuron_ioctl_dma_queue_init *`): initialises one queue.
+    pub const DMA_QUEUE_INIT: Request<DmaQueueInit> = pointer(Dir::Read, 33, Lane::DeviceAttach, Match::Exact, true);
+    /// `NEURON_IOCTL_DMA_QUEUE_INIT_BATCH` (`0xB0084E85`, `struct neuron_ioctl_dma_queue_init_batch`): count must be < 256; not attach-checked; failed copy-in returns -EACCES.
+    pub const DMA_QUEUE_INIT_BATCH: Request<DmaQueueInitBatch> = value(Dir::Read, 133, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_DMA_QUEUE_RELEASE` (`0x80084E22`, `struct neuron_ioctl_dma_queue_release *`): releases one queue.
+    pub const DMA_QUEUE_RELEASE: Request<DmaQueueRelease> = pointer(Dir::Read, 34, Lane::DeviceAttach, Match::Exact, true);
+    /// `NEURON_IOCTL_DMA_QUEUE_COPY_START` (`0x80084E23`, `struct neuron_ioctl_dma_queue_copy_start *`): starts transfer of the given descriptor counts; not attach-checked.
+    pub const DMA_QUEUE_COPY_START: Request<DmaQueueCopyStart> = pointer(Dir::Read, 35, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_DMA_ACK_COMPLETED` (`0x80084E24`, `struct neuron_ioctl_dma_ack_completed *`): acks completed descriptors.
+    pub const DMA_ACK_COMPLETED: Request<DmaAckCompleted> = pointer(Dir::Read, 36, Lane::DeviceAttach, Match::Exact, true);
+    /// `NEURON_IOCTL_DMA_QUEUE_GET_STATE` (`0xC0084E25`, `struct neuron_ioctl_dma_queue_get_state *`): tx and rx state written through user pointer fields.
+    pub const DMA_QUEUE_GET_STATE: Request<DmaQueueGetState> = pointer(Dir::ReadWrite, 37, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_DMA_COPY_DESCRIPTORS` (`0x80084E26`, `struct neuron_ioctl_dma_copy_descriptors *`): nr-38 family, picked by exact cmd; the only member that is attach-checked.
+    pub const DMA_COPY_DESCRIPTORS: Request<DmaCopyDescriptors> = pointer(Dir::Read, 38, Lane::DeviceAttach, Match::Nr, true);
+    /// `NEURON_IOCTL_DMA_COPY_DESCRIPTORS64` (`0x80284E26`, `struct neuron_ioctl_dma_copy_descriptors64`): nr-38 family, picked by exact cmd; 64-bit offset; not attach-checked.
+    pub const DMA_COPY_DESCRIPTORS64: Request<DmaCopyDescriptors64> = value(Dir::Read, 38, Lane::Device, Match::Nr, false);
+    /// `NEURON_IOCTL_DMA_DESCRIPTOR_COPYOUT` (`0xC0084E27`, `struct neuron_ioctl_dma_descriptor_copyout *`): copies queue descriptors out to the user buffer.
+    pub const DMA_DESCRIPTOR_COPYOUT: Request<DmaDescriptorCopyout> = pointer(Dir::ReadWrite, 39, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_DMA_QUIESCE_QUEUES` (`0x80084E28`, `struct neuron_ioctl_dma_quiesce_all *`): unsupported: returns -ENOIOCTLCMD; macro names an undefined struct type.
+    pub const DMA_QUIESCE_QUEUES: Request<DmaQuiesceQueues> = pointer_undefined(Dir::Read, 40, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_SEMAPHORE_INCREMENT` (`0x80084E29`, `struct neuron_ioctl_semaphore *`): shared semaphore handler.
+    pub const SEMAPHORE_INCREMENT: Request<Semaphore> = pointer(Dir::Read, 41, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_SEMAPHORE_DECREMENT` (`0x80084E2A`, `struct neuron_ioctl_semaphore *`): shared semaphore handler.
+    pub const SEMAPHORE_DECREMENT: Request<Semaphore> = pointer(Dir::Read, 42, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_SEMAPHORE_READ` (`0xC0084E2B`, `struct neuron_ioctl_semaphore *`): shared semaphore handler; struct written back with value.
+    pub const SEMAPHORE_READ: Request<Semaphore> = pointer(Dir::ReadWrite, 43, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_SEMAPHORE_WRITE` (`0x80084E2C`, `struct neuron_ioctl_semaphore *`): shared semaphore handler.
+    pub const SEMAPHORE_WRITE: Request<Semaphore> = pointer(Dir::Read, 44, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_EVENT_SET` (`0x80084E2D`, `struct neuron_ioctl_semaphore *`): macro names the semaphore struct; handler reads the event struct (same 12-byte layout).
+    pub const EVENT_SET: Request<Event> = pointer(Dir::Read, 45, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_EVENT_GET` (`0xC0084E2E`, `struct neuron_ioctl_semaphore *`): macro names the semaphore struct; handler uses the event struct (same layout) and writes it back.
+    pub const EVENT_GET: Request<Event> = pointer(Dir::ReadWrite, 46, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_NOTIFICATIONS_INIT_V1` (`0x80084E33`, `struct neuron_ioctl_notifications_init_v1 *`): deprecated v1 layout, still functional.
+    pub const NOTIFICATIONS_INIT_V1: Request<NotificationsInitV1> = pointer(Dir::Read, 51, Lane::DeviceAttach, Match::Exact, true);
+    /// `NEURON_IOCTL_NOTIFICATIONS_DESTROY_V1` (`0x80084E34`, `struct neuron_ioctl_notifications_destroy *`): no-op; returns 0.
+    pub const NOTIFICATIONS_DESTROY_V1: Request<NotificationsDestroy> = pointer(Dir::Read, 52, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_NOTIFICATIONS_INIT_V2` (`0x80084E35`, `struct neuron_ioctl_notifications_init_v2 *`): allocates NQ; mmap offset and handle written back.
+    pub const NOTIFICATIONS_INIT_V2: Request<NotificationsInitV2> = pointer(Dir::Read, 53, Lane::DeviceAttach, Match::Exact, true);
+    /// `NEURON_IOCTL_NOTIFICATIONS_INIT_WITH_REALLOC_V2` (`0x80084E36`, `struct neuron_ioctl_notifications_init_with_realloc_v2 *`): like INIT_V2 with optional forced re-allocation.
+    pub const NOTIFICATIONS_INIT_WITH_REALLOC_V2: Request<NotificationsInitWithReallocV2> = pointer(Dir::Read, 54, Lane::DeviceAttach, Match::Exact, true);
+    /// `NEURON_IOCTL_NOTIFICATIONS_QUEUE_INFO` (`0x80084E3A`, `struct neuron_ioctl_notifications_queue_info *`): stub: returns -1 without work (caller sees EPERM).
+    pub const NOTIFICATIONS_QUEUE_INFO: Request<NotificationsQueueInfo> = pointer(Dir::Read, 58, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_READ_HW_COUNTERS` (`0x80084E3D`, `struct neuron_ioctl_read_hw_counters *`): address and data are user arrays of count entries.
+    pub const READ_HW_COUNTERS: Request<ReadHwCounters> = pointer(Dir::Read, 61, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_ACQUIRE_NEURON_DS` (`0x80084E47`, `struct neuron_ioctl_neuron_ds_info *`): pid 0 means a new datastore for the caller; writes mmap offset and size.
+    pub const ACQUIRE_NEURON_DS: Request<NeuronDsInfo> = pointer(Dir::Read, 71, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_RELEASE_NEURON_DS` (`0x80084E48`, `struct neuron_ioctl_neuron_ds_info *`): releases datastore of pid; returns 0.
+    pub const RELEASE_NEURON_DS: Request<NeuronDsInfo> = pointer(Dir::Read, 72, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_CRWL_READER_ENTER` (`0x40084E51`, `struct neuron_ioctl_crwl *`): core lock op.
+    pub const CRWL_READER_ENTER: Request<Crwl> = pointer(Dir::Write, 81, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_CRWL_READER_EXIT` (`0x40084E52`, `struct neuron_ioctl_crwl *`): core lock op.
+    pub const CRWL_READER_EXIT: Request<Crwl> = pointer(Dir::Write, 82, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_CRWL_WRITER_ENTER` (`0x40084E53`, `struct neuron_ioctl_crwl *`): core lock op.
+    pub const CRWL_WRITER_ENTER: Request<Crwl> = pointer(Dir::Write, 83, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_CRWL_WRITER_DOWNGRADE` (`0x40084E54`, `struct neuron_ioctl_crwl *`): core lock op.
+    pub const CRWL_WRITER_DOWNGRADE: Request<Crwl> = pointer(Dir::Write, 84, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_CRWL_NC_RANGE_MARK` (`0x40084E55`, `struct neuron_ioctl_crwl_nc_map *`): handler switches on `_IOC_SIZE`: 8 means the 24-byte legacy struct; writes result back although dir W.
+    pub const CRWL_NC_RANGE_MARK: Request<CrwlNcMap> = pointer(Dir::Write, 85, Lane::Misc, Match::Exact, false);
+    /// `NEURON_IOCTL_CRWL_NC_RANGE_MARK_EXT0` (`0xC0504E55`, `struct neuron_ioctl_crwl_nc_map_ext`): handler switches on `_IOC_SIZE`: 80 means the ext layout (`bitmap[8]`).
+    pub const CRWL_NC_RANGE_MARK_EXT0: Request<CrwlNcMapExt> = value(Dir::ReadWrite, 85, Lane::Misc, Match::Exact, false);
+    /// `NEURON_IOCTL_CRWL_NC_RANGE_UNMARK` (`0x40084E56`, `struct neuron_ioctl_crwl_nc_map *`): handler switches on `_IOC_SIZE`: 8 means the 24-byte legacy struct; returns 0.
+    pub const CRWL_NC_RANGE_UNMARK: Request<CrwlNcMap> = pointer(Dir::Write, 86, Lane::Misc, Match::Exact, false);
+    /// `NEURON_IOCTL_CRWL_NC_RANGE_UNMARK_EXT0` (`0x40504E56`, `struct neuron_ioctl_crwl_nc_map_ext`): handler switches on `_IOC_SIZE`: 80 means the ext layout; returns 0.
+    pub const CRWL_NC_RANGE_UNMARK_EXT0: Request<CrwlNcMapExt> = value(Dir::Write, 86, Lane::Misc, Match::Exact, false);
+    /// `NEURON_IOCTL_CINIT_SET_STATE` (`0x40084E5B`, `struct neuron_ioctl_cinit_set *`): writes new_state back although dir W.
+    pub const CINIT_SET_STATE: Request<CinitSet> = pointer(Dir::Write, 91, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_NC_MODEL_STARTED_COUNT` (`0x40084E5C`, `struct neuron_ioctl_nc_model_started_count *`): writes started_count back although dir W.
+    pub const NC_MODEL_STARTED_COUNT: Request<NcModelStartedCount> = pointer(Dir::Write, 92, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_COMPATIBLE_VERSION` (`0x40084E5D`, `struct neuron_ioctl_compatible_version *`): output only although dir W.
+    pub const COMPATIBLE_VERSION: Request<CompatibleVersion> = pointer(Dir::Write, 93, Lane::Misc, Match::Exact, false);
+    /// `NEURON_IOCTL_DEVICE_BASIC_INFO` (`0x40084E64`, `struct neuron_ioctl_device_basic_info *`): output only although dir W.
+    pub const DEVICE_BASIC_INFO: Request<DeviceBasicInfo> = pointer(Dir::Write, 100, Lane::Misc, Match::Exact, false);
+    /// `NEURON_IOCTL_DEVICE_BDF` (`0x80084E65`, `struct neuron_ioctl_device_bdf *`): header calls it deprecated; only on the device path.
+    pub const DEVICE_BDF: Request<DeviceBdf> = pointer(Dir::Read, 101, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_NC_RESET` (`0x80084E67`, `struct neuron_ioctl_device_reset *`): resets the cores in nc_map; request_id set to caller tgid and written back.
+    pub const NC_RESET: Request<DeviceReset> = pointer(Dir::Read, 103, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_NC_RESET_READY` (`0x80084E68`, `struct neuron_ioctl_device_ready *`): waits for request_id; result written back.
+    pub const NC_RESET_READY: Request<DeviceReady> = pointer(Dir::Read, 104, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_PROGRAM_ENGINE_NC` (`0xC0084E69`, `struct neuron_ioctl_program_engine_nc *`): nr-105 family, picked by exact cmd.
+    pub const PROGRAM_ENGINE_NC: Request<ProgramEngineNc> = pointer(Dir::ReadWrite, 105, Lane::Device, Match::Nr, false);
+    /// `NEURON_IOCTL_PROGRAM_ENGINE_NC64` (`0xC0284E69`, `struct neuron_ioctl_program_engine_nc64`): nr-105 family, picked by exact cmd; 64-bit size/offset.
+    pub const PROGRAM_ENGINE_NC64: Request<ProgramEngineNc64> = value(Dir::ReadWrite, 105, Lane::Device, Match::Nr, false);
+    /// `NEURON_IOCTL_DEVICE_BDF_EXT` (`0x80084E6A`, `struct neuron_ioctl_device_bdf_ext *`): nd_index is relative to the opened device; same nr 106 as RESET_STATUS.
+    pub const DEVICE_BDF_EXT: Request<DeviceBdfExt> = pointer(Dir::Read, 106, Lane::Misc, Match::Exact, false);
+    /// `NEURON_IOCTL_DMABUF_FD` (`0x80084E6B`, `struct neuron_ioctl_dmabuf_fd *`): fd written through the user pointer field; va is a user mapping address.
+    pub const DMABUF_FD: Request<DmabufFd> = pointer(Dir::Read, 107, Lane::Misc, Match::Exact, false);
+    /// `NEURON_IOCTL_MEM_COPY_ASYNC` (`0xC0304E6C`, `struct neuron_ioctl_mem_copy_async`): nr-108 family, picked by exact cmd; the only member that is attach-checked.
+    pub const MEM_COPY_ASYNC: Request<MemCopyAsync> = value(Dir::ReadWrite, 108, Lane::DeviceAttach, Match::Nr, true);
+    /// `NEURON_IOCTL_MEM_COPY_ASYNC64` (`0xC0384E6C`, `struct neuron_ioctl_mem_copy_async64`): nr-108 family, picked by exact cmd; not attach-checked.
+    pub const MEM_COPY_ASYNC64: Request<MemCopyAsync64> = value(Dir::ReadWrite, 108, Lane::Device, Match::Nr, false);
+    /// `NEURON_IOCTL_MEM_COPY_ASYNC_WAIT` (`0x40184E6D`, `struct neuron_ioctl_mem_copy_async_wait`): pwait_handle must be 1 or 2.
+    pub const MEM_COPY_ASYNC_WAIT: Request<MemCopyAsyncWait> = value(Dir::Write, 109, Lane::DeviceAttach, Match::Exact, true);
+    /// `NEURON_IOCTL_DRIVER_INFO_GET` (`0x80184E6E`, `struct neuron_ioctl_device_driver_info`): nr-110; handler checks dir and size: dir R with size >= 24 succeeds (24 bytes written), else -EINVAL.
+    pub const DRIVER_INFO_GET: Request<DeviceDriverInfo> = value(Dir::Read, 110, Lane::Misc, Match::Nr, false);
+    /// `NEURON_IOCTL_DRIVER_INFO_SET` (`0x40184E6E`, `struct neuron_ioctl_device_driver_info`): nr-110; dir W always -ENOTSUPP; on a privileged fd the attach check runs first.
+    pub const DRIVER_INFO_SET: Request<DeviceDriverInfo> = value(Dir::Write, 110, Lane::Misc, Match::Nr, true);
+    /// `NEURON_IOCTL_MEM_MC_GET_INFO` (`0xC0184E6F`, `struct neuron_ioctl_mem_get_mc_mmap_info`): nr-111 family, handler switches on `_IOC_SIZE` (24).
+    pub const MEM_MC_GET_INFO: Request<MemGetMcMmapInfo> = value(Dir::ReadWrite, 111, Lane::Device, Match::Nr, false);
+    /// `NEURON_IOCTL_MEM_MC_GET_INFO_V2` (`0xC0204E6F`, `struct neuron_ioctl_mem_get_mc_mmap_info_v2`): nr-111 family, handler switches on `_IOC_SIZE` (32 adds mem_handle).
+    pub const MEM_MC_GET_INFO_V2: Request<MemGetMcMmapInfoV2> = value(Dir::ReadWrite, 111, Lane::Device, Match::Nr, false);
+    /// `NEURON_IOCTL_RESOURCE_MMAP_INFO` (`0xC0204E70`, `struct neuron_ioctl_resource_mmap_info`): writes mmap offset and size back.
+    pub const RESOURCE_MMAP_INFO: Request<ResourceMmapInfo> = value(Dir::ReadWrite, 112, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_PRINTK` (`0x40104E71`, `struct neuron_ioctl_printk`): size must be <= 512 incl. terminating NUL (-EFAULT / -EBADMSG otherwise).
+    pub const PRINTK: Request<Printk> = value(Dir::Write, 113, Lane::Misc, Match::Exact, false);
+    /// `NEURON_IOCTL_HOST_DEVICE_ID` (`0x80044E72`, `struct neuron_ioctl_host_device_id`): writes the host device index.
+    pub const HOST_DEVICE_ID: Request<HostDeviceId> = value(Dir::Read, 114, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_HOST_DEVICE_ID_TO_RID_MAP` (`0xC1044E73`, `struct neuron_ioctl_host_device_id_to_rid_map`): nr-115; `_IOC_SIZE` must be 260.
+    pub const HOST_DEVICE_ID_TO_RID_MAP: Request<HostDeviceIdToRidMap> = value(Dir::ReadWrite, 115, Lane::Misc, Match::Nr, false);
+    /// `NEURON_IOCTL_DUMP_MEM_CHUNKS` (`0x80084E74`, `struct neuron_ioctl_dump_mem_chunks *`): -EAGAIN when num_entries_in is too small (num_entries_out holds the need).
+    pub const DUMP_MEM_CHUNKS: Request<DumpMemChunks> = pointer(Dir::Read, 116, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_NC_PID_STATE_DUMP` (`0xC0104E75`, `struct neuron_ioctl_nc_pid_state_dump`): logs state of the pid owning nc_id.
+    pub const NC_PID_STATE_DUMP: Request<NcPidStateDump> = value(Dir::ReadWrite, 117, Lane::Misc, Match::Exact, false);
+    /// `NEURON_IOCTL_HBM_SCRUB_START` (`0xC0104E76`, `struct neuron_ioctl_hbm_scrub_start`): starts HBM scrub.
+    pub const HBM_SCRUB_START: Request<HbmScrubStart> = value(Dir::ReadWrite, 118, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_HBM_SCRUB_WAIT` (`0xC0084E77`, `struct neuron_ioctl_hbm_scrub_wait`): waits for HBM scrub completion.
+    pub const HBM_SCRUB_WAIT: Request<HbmScrubWait> = value(Dir::ReadWrite, 119, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_GET_LOGICAL_TO_PHYSICAL_NC_MAP` (`0xC0104E78`, `struct neuron_ioctl_get_logical_to_physical_nc_map`): max_map_entries <= 128; -ENOTSUPP where the arch has no map.
+    pub const GET_LOGICAL_TO_PHYSICAL_NC_MAP: Request<GetLogicalToPhysicalNcMap> = value(Dir::ReadWrite, 120, Lane::Misc, Match::Exact, false);
+    /// `NEURON_IOCTL_POD_INFO` (`0xC1044E79`, `struct neuron_ioctl_pod_info`): nr-121; cmd must match exactly and sz field must be 260.
+    pub const POD_INFO: Request<PodInfo> = value(Dir::ReadWrite, 121, Lane::Misc, Match::Nr, false);
+    /// `NEURON_IOCTL_POD_STATUS` (`0xC10C4E7A`, `struct neuron_ioctl_pod_status`): nr-122 family, picked by exact cmd; sz field must be 268.
+    pub const POD_STATUS: Request<PodStatus> = value(Dir::ReadWrite, 122, Lane::Misc, Match::Nr, false);
+    /// `NEURON_IOCTL_POD_STATUS_V2` (`0xC1144E7A`, `struct neuron_ioctl_pod_status_v2`): nr-122 family, picked by exact cmd; sz field must be 276.
+    pub const POD_STATUS_V2: Request<PodStatusV2> = value(Dir::ReadWrite, 122, Lane::Misc, Match::Nr, false);
+    /// `NEURON_IOCTL_POD_CTRL` (`0xC0104E7B`, `struct neuron_ioctl_pod_ctrl`): nr-123 family, picked by exact cmd; sz field must be 16.
+    pub const POD_CTRL: Request<PodCtrl> = value(Dir::ReadWrite, 123, Lane::Misc, Match::Nr, false);
+    /// `NEURON_IOCTL_POD_CTRL_V2` (`0xC0144E7B`, `struct neuron_ioctl_pod_ctrl_v2`): nr-123 family, picked by exact cmd; sz field must be 20.
+    pub const POD_CTRL_V2: Request<PodCtrlV2> = value(Dir::ReadWrite, 123, Lane::Misc, Match::Nr, false);
+    /// `NEURON_IOCTL_MEM_BUF_ZEROCOPY64` (`0xC0304E7C`, `struct neuron_ioctl_mem_buf_copy64zc`): nr-124; any other `_IOC_SIZE` (older experimental layout) gives -EINVAL.
+    pub const MEM_BUF_ZEROCOPY64: Request<MemBufCopy64zc> = value(Dir::ReadWrite, 124, Lane::Device, Match::Nr, false);
+    /// `NEURON_IOCTL_H2T_DMA_ALLOC_QUEUES` (`0xC0144E7D`, `struct neuron_ioctl_h2t_dma_alloc_queues`): allocates H2T DMA queues; bitmaps and default queue written back.
+    pub const H2T_DMA_ALLOC_QUEUES: Request<H2tDmaAllocQueues> = value(Dir::ReadWrite, 125, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_H2T_DMA_FREE_QUEUES` (`0xC0084E7E`, `struct neuron_ioctl_h2t_dma_free_queues`): frees queues in queue_bmap.
+    pub const H2T_DMA_FREE_QUEUES: Request<H2tDmaFreeQueues> = value(Dir::ReadWrite, 126, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_POWER_PROFILE` (`0x40084E7F`, `struct neuron_ioctl_power_profile`): only ctrl=0 (set) supported, otherwise -ENOTSUPP.
+    pub const POWER_PROFILE: Request<PowerProfile> = value(Dir::Write, 127, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_METRICS_CTRL` (`0x40044E80`, `struct neuron_ioctl_metrics_ctrl`): sets metric posting mode; returns 0.
+    pub const METRICS_CTRL: Request<MetricsCtrl> = value(Dir::Write, 128, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_MEM_BUF_ZEROCOPY64_BATCHES` (`0xC0204E81`, `struct neuron_ioctl_mem_buf_copy64zc_batches`): batched zero-copy; batches and ops are user arrays.
+    pub const MEM_BUF_ZEROCOPY64_BATCHES: Request<MemBufCopy64zcBatches> = value(Dir::ReadWrite, 129, Lane::Device, Match::Exact, false);
+}
