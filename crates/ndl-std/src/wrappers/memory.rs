@@ -80,28 +80,17 @@ pub struct McInfo {
     pub mem_handle: Option<MemHandle>,
 }
 
-/// Builds the 0x28-byte ABI entries of a batch copy: each shim-level [`MemHandle`] becomes
-/// the kernel handle in `mem_handle`, and `ops_ptr` points at that entry's op array.
-fn batch_entries(
-    cmd: &'static str,
-    entries: impl Iterator<Item = (MemHandle, u64, Vec<TensorBatchOp>, u16, u16)>,
-    ops_store: &mut Vec<Vec<TensorBatchOp>>,
-) -> Result<Vec<MemcpyBatch>> {
-    let mut out = Vec::new();
-    for (mem, mem_offset, ops, bar4, flags) in entries {
-        ops_store.push(ops);
-        let ops = ops_store.last().map(Vec::as_slice).unwrap_or_default();
-        out.push(MemcpyBatch {
-            mem_handle: mem.0,
-            mem_handle_offset: mem_offset,
-            ops_ptr: UserPtr::input_slice(ops),
-            num_ops: u32_arg(cmd, "ops per batch", ops.len() as u64)?,
-            bar4_wr_threshold: bar4,
-            flags,
-            context: UserPtr::null(),
-        });
+/// One batch of either direction in ABI terms: (allocation, base offset, BAR4 threshold,
+/// flags) and its op array.
+type BatchParts = ((MemHandle, u64, u16, u16), Vec<TensorBatchOp>);
+
+/// One piece of a batch in ABI form: `len` bytes at `buffer`, `offset` past the batch base.
+fn tensor_op(offset: u64, buffer: UserPtr<u8>, len: usize) -> TensorBatchOp {
+    TensorBatchOp {
+        offset,
+        size: len as u64,
+        buffer,
     }
-    Ok(out)
 }
 
 impl<K: Kernel> Device<'_, K> {
@@ -291,25 +280,13 @@ impl<K: Kernel> Device<'_, K> {
         h2t_qid: i32,
         batches: &[BatchTo<'_>],
     ) -> Result<()> {
-        let cmd = MEM_BUF_ZEROCOPY64_BATCHES.name();
-        let mut store = Vec::with_capacity(batches.len());
-        let entries = batch_entries(
-            cmd,
-            batches.iter().map(|b| {
-                let ops = b
-                    .ops
-                    .iter()
-                    .map(|op| TensorBatchOp {
-                        offset: op.offset,
-                        size: op.data.len() as u64,
-                        buffer: UserPtr::input_slice(op.data),
-                    })
-                    .collect();
-                (b.mem, b.mem_offset, ops, b.bar4_wr_threshold, b.flags)
-            }),
-            &mut store,
-        )?;
-        self.batches(cmd, sequence_num, h2t_qid, &entries, true)
+        let parts = batches.iter().map(|b| {
+            let op =
+                |op: &OpTo<'_>| tensor_op(op.offset, UserPtr::input_slice(op.data), op.data.len());
+            let head = (b.mem, b.mem_offset, b.bar4_wr_threshold, b.flags);
+            (head, b.ops.iter().map(op).collect())
+        });
+        self.zerocopy_batches(sequence_num, h2t_qid, true, parts)
     }
 
     /// MEM_BUF_ZEROCOPY64_BATCHES, device to host: fills every piece's buffer.
@@ -319,44 +296,52 @@ impl<K: Kernel> Device<'_, K> {
         h2t_qid: i32,
         batches: &mut [BatchFrom<'_, '_>],
     ) -> Result<()> {
-        let cmd = MEM_BUF_ZEROCOPY64_BATCHES.name();
-        let mut store = Vec::with_capacity(batches.len());
-        let entries = batch_entries(
-            cmd,
-            batches.iter_mut().map(|b| {
-                let ops = b
-                    .ops
-                    .iter_mut()
-                    .map(|op| TensorBatchOp {
-                        offset: op.offset,
-                        size: op.data.len() as u64,
-                        buffer: UserPtr::output_slice(op.data),
-                    })
-                    .collect();
-                (b.mem, b.mem_offset, ops, b.bar4_wr_threshold, b.flags)
-            }),
-            &mut store,
-        )?;
-        self.batches(cmd, sequence_num, h2t_qid, &entries, false)
+        let parts = batches.iter_mut().map(|b| {
+            let op = |op: &mut OpFrom<'_>| {
+                tensor_op(op.offset, UserPtr::output_slice(op.data), op.data.len())
+            };
+            let head = (b.mem, b.mem_offset, b.bar4_wr_threshold, b.flags);
+            (head, b.ops.iter_mut().map(op).collect())
+        });
+        self.zerocopy_batches(sequence_num, h2t_qid, false, parts)
     }
 
-    fn batches(
+    /// The one MEM_BUF_ZEROCOPY64_BATCHES call of both directions: builds the 0x28-byte ABI
+    /// entries (each shim-level [`MemHandle`] becomes the kernel handle, `ops_ptr` points at
+    /// that entry's op array) and the batch header over them.
+    fn zerocopy_batches(
         &self,
-        cmd: &'static str,
         sequence_num: u64,
         h2t_qid: i32,
-        entries: &[MemcpyBatch],
         to_device: bool,
+        batches: impl Iterator<Item = BatchParts>,
     ) -> Result<()> {
+        let cmd = MEM_BUF_ZEROCOPY64_BATCHES.name();
+        // Collected first, so the op arrays stay where the entries point until the call ends.
+        let batches: Vec<BatchParts> = batches.collect();
+        let entries = batches
+            .iter()
+            .map(|((mem, mem_offset, bar4_wr_threshold, flags), ops)| {
+                Ok(MemcpyBatch {
+                    mem_handle: mem.0,
+                    mem_handle_offset: *mem_offset,
+                    ops_ptr: UserPtr::input_slice(ops),
+                    num_ops: u32_arg(cmd, "ops per batch", ops.len() as u64)?,
+                    bar4_wr_threshold: *bar4_wr_threshold,
+                    flags: *flags,
+                    context: UserPtr::null(),
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
         let mut arg = MemBufCopy64zcBatches::new_zeroed();
         arg.sequence_num = sequence_num;
-        arg.batches_ptr = UserPtr::input_slice(entries);
+        arg.batches_ptr = UserPtr::input_slice(&entries);
         arg.num_batches = u32_arg(cmd, "batches", entries.len() as u64)?;
         arg.is_copy_to_device = u16::from(to_device);
         arg.h2t_qid = h2t_qid;
-        // SAFETY: `batches_ptr` points to `entries`, whose `ops_ptr`s point to live op arrays
-        // whose buffers were borrowed shared (to device: read) or exclusively (from device:
-        // written) by the callers above, all alive across the call.
+        // SAFETY: `batches_ptr` points to `entries`, whose `ops_ptr`s point to the op arrays
+        // in `batches`, whose buffers were borrowed shared (to device: read) or exclusively
+        // (from device: written) by the callers above; all alive across the call.
         unsafe { ioctl!(self, MEM_BUF_ZEROCOPY64_BATCHES, &mut arg) }
     }
 
