@@ -15,9 +15,7 @@ use udma_desc::caps::StrongOrder;
 use udma_desc::{Barrier, CopyBlock, CopyRequest, PacketOptions};
 
 fn single_descriptor_copies<A: Arch>() {
-    let rig = Rig::<A>::new();
-    let udma = rig.engine(0);
-    let mut pair = rig.queue(&udma, 0, 64);
+    let (rig, udma, mut pair) = Rig::<A>::with_queue(0, 0, 64);
     let mut expect = Vec::new();
     for (i, &(size, to_hbm)) in [
         (1usize, true),
@@ -41,13 +39,7 @@ fn single_descriptor_copies<A: Arch>() {
             .unwrap();
         let before = rig.snapshot();
         pair.copy_start(&udma, 1, 1).unwrap();
-        let report = rig.dev.run_until_idle();
-        assert_eq!(
-            (report.packets, report.faults),
-            (1, 0),
-            "{:?}",
-            rig.dev.take_faults()
-        );
+        rig.run_clean(1);
         rig.assert_unchanged_outside(&before, &[(dst, size)]);
         expect.push((dst, data));
     }
@@ -90,13 +82,7 @@ fn multi_descriptor_packets_up_to_the_arch_limit<A: Arch>() {
         let before = rig.snapshot();
         pair.copy_start(&udma, slots.tx_count, slots.rx_count)
             .unwrap();
-        let report = rig.dev.run_until_idle();
-        assert_eq!(
-            (report.packets, report.faults),
-            (1, 0),
-            "{:?}",
-            rig.dev.take_faults()
-        );
+        rig.run_clean(1);
         let got = rig.dev.read_mem_vec(dst, n * BLOCK).unwrap();
         for i in 0..n {
             let want = &data[i * BLOCK..(i + 1) * BLOCK];
@@ -121,9 +107,7 @@ fn multi_descriptor_packets_up_to_the_arch_limit<A: Arch>() {
 for_each_arch!(multi_descriptor_packets_up_to_the_arch_limit);
 
 fn sixty_four_kib_descriptors<A: Arch>() {
-    let rig = Rig::<A>::new();
-    let udma = rig.engine(2);
-    let mut pair = rig.queue(&udma, 15, 64);
+    let (rig, udma, mut pair) = Rig::<A>::with_queue(2, 15, 64);
     // 15 x 64 KiB fits the 20-bit packet limit (0xfffff bytes); each length field is 0.
     const N: usize = 15;
     const BLOCK: usize = 65_536;
@@ -145,22 +129,14 @@ fn sixty_four_kib_descriptors<A: Arch>() {
     let before = rig.snapshot();
     pair.copy_start(&udma, slots.tx_count, slots.rx_count)
         .unwrap();
-    let report = rig.dev.run_until_idle();
-    assert_eq!(
-        report.bytes,
-        (N * BLOCK) as u64,
-        "{:?}",
-        rig.dev.take_faults()
-    );
+    assert_eq!(rig.run_clean(1).bytes, (N * BLOCK) as u64);
     assert_eq!(rig.dev.read_mem_vec(dst, N * BLOCK).unwrap(), data);
     rig.assert_unchanged_outside(&before, &[(dst, N * BLOCK)]);
 }
 for_each_arch!(sixty_four_kib_descriptors);
 
 fn many_laps_of_the_ring<A: Arch>() {
-    let rig = Rig::<A>::new();
-    let udma = rig.engine(0);
-    let mut pair = rig.queue(&udma, 7, 32);
+    let (rig, udma, mut pair) = Rig::<A>::with_queue(0, 7, 32);
     let (src, data) = rig.buffer(rig.host, 64 * 1024, 7);
     let dst = rig.zeroed(rig.hbm, 64 * 1024);
     // 9 laps of a 32-slot ring, in bursts of 8 (the ring keeps 16 slots in reserve).
@@ -174,13 +150,7 @@ fn many_laps_of_the_ring<A: Arch>() {
                 .unwrap();
         }
         pair.copy_start(&udma, 8, 8).unwrap();
-        let report = rig.dev.run_until_idle();
-        assert_eq!(
-            (report.packets, report.faults),
-            (8, 0),
-            "{:?}",
-            rig.dev.take_faults()
-        );
+        rig.run_clean(8);
         pair.ack(8).unwrap();
         done += 8;
         heads.push(rig.dev.queue_head(0, Direction::M2s, 7).unwrap());
@@ -212,10 +182,7 @@ fn several_queues_and_engines_at_once<A: Arch>() {
             for k in 0..4u32 {
                 let size = 1000 + 97 * k as usize + q as usize;
                 let seed = (n as u32) << 16 | u32::from(q) << 8 | k;
-                let (src, data) = rig.buffer(rig.host, size, seed);
-                let dst = rig.zeroed(rig.hbm, size);
-                pair.copy_prepare_one::<A>(&CopyRequest::new(src, dst, size as u32))
-                    .unwrap();
+                let (_, dst, data) = rig.copy_one(&mut pair, size, seed);
                 copies.push((dst, data));
             }
             pair.copy_start(&udma, 4, 4).unwrap();
@@ -224,8 +191,7 @@ fn several_queues_and_engines_at_once<A: Arch>() {
     }
     // Nothing moved yet (manual mode); one run serves 9 queue pairs round-robin.
     assert!(!rig.dev.is_idle());
-    let report = rig.dev.run_until_idle();
-    assert_eq!((report.packets, report.faults), (36, 0));
+    rig.run_clean(36);
     for (engine, q, copies) in work {
         for (dst, data) in copies {
             assert_eq!(
@@ -241,9 +207,7 @@ for_each_arch!(several_queues_and_engines_at_once);
 /// DMB and write barrier are ordering points: a copy that reads what the previous copy of
 /// the same queue wrote sees the new bytes.
 fn barriers_order_dependent_copies<A: Arch>() {
-    let rig = Rig::<A>::new();
-    let udma = rig.engine(0);
-    let mut pair = rig.queue(&udma, 1, 32);
+    let (rig, udma, mut pair) = Rig::<A>::with_queue(0, 1, 32);
     let (a, data) = rig.buffer(rig.host, 8192, 11);
     let b = rig.zeroed(rig.hbm, 8192);
     let c = rig.zeroed(rig.host, 8192);
@@ -255,7 +219,7 @@ fn barriers_order_dependent_copies<A: Arch>() {
     pair.copy_prepare_one::<A>(&CopyRequest::new(c, d, 8192).with_barrier(Barrier::WriteBarrier))
         .unwrap();
     pair.copy_start(&udma, 3, 3).unwrap();
-    assert_eq!(rig.dev.run_until_idle().packets, 3);
+    rig.run_clean(3);
     assert_eq!(rig.dev.read_mem_vec(d, 8192).unwrap(), data);
     assert_eq!(
         rig.dev
@@ -268,15 +232,13 @@ fn barriers_order_dependent_copies<A: Arch>() {
 for_each_arch!(barriers_order_dependent_copies);
 
 fn strong_ordered_writes<A: Arch + StrongOrder>() {
-    let rig = Rig::<A>::new();
-    let udma = rig.engine(0);
-    let mut pair = rig.queue(&udma, 2, 32);
+    let (rig, udma, mut pair) = Rig::<A>::with_queue(0, 2, 32);
     let (src, data) = rig.buffer(rig.host, 3000, 5);
     let dst = rig.zeroed(rig.hbm, 3000);
     pair.copy_prepare_one::<A>(&CopyRequest::new(src, dst, 3000).strong_ordered::<A>())
         .unwrap();
     pair.copy_start(&udma, 1, 1).unwrap();
-    assert_eq!(rig.dev.run_until_idle().packets, 1);
+    rig.run_clean(1);
     assert_eq!(rig.dev.read_mem_vec(dst, 3000).unwrap(), data);
     assert_eq!(
         rig.dev
@@ -300,9 +262,7 @@ fn strong_ordered_writes_v4() {
 #[test]
 fn v4_notification_mask_is_decoded() {
     type A = khal_mariana::Mariana;
-    let rig = Rig::<A>::new();
-    let udma = rig.engine(0);
-    let mut pair = rig.queue(&udma, 4, 32);
+    let (rig, udma, mut pair) = Rig::<A>::with_queue(0, 4, 32);
     let (src, _) = rig.buffer(rig.host, 100, 1);
     let dst = rig.zeroed(rig.hbm, 100);
     let opts = PacketOptions::<A>::new().with_notification_mask(0x5a);
@@ -314,23 +274,18 @@ fn v4_notification_mask_is_decoded() {
     let slots = pair.packet_prepare([block], &opts).unwrap();
     pair.copy_start(&udma, slots.tx_count, slots.rx_count)
         .unwrap();
-    rig.dev.run_until_idle();
+    rig.run_clean(1);
     let rx = rig.dev.queue_stats(0, Direction::S2m, 4).unwrap();
     assert_eq!((rx.notifications, rx.last_notification_mask), (1, 0x5a));
 }
 
 fn background_engine_runs_doorbells_as_they_arrive<A: Arch>() {
-    let rig = Rig::<A>::new();
-    let udma = rig.engine(3);
-    let mut pair = rig.queue(&udma, 0, 64);
+    let (rig, udma, mut pair) = Rig::<A>::with_queue(3, 0, 64);
     let bg = rig.dev.start_background().expect("one background engine");
     assert!(rig.dev.start_background().is_none(), "only one at a time");
     let mut copies = Vec::new();
     for k in 0..40u32 {
-        let (src, data) = rig.buffer(rig.host, 5000, k);
-        let dst = rig.zeroed(rig.hbm, 5000);
-        pair.copy_prepare_one::<A>(&CopyRequest::new(src, dst, 5000))
-            .unwrap();
+        let (_, dst, data) = rig.copy_one(&mut pair, 5000, k);
         pair.copy_start(&udma, 1, 1).unwrap();
         copies.push((dst, data));
         if k % 8 == 7 {
@@ -344,14 +299,11 @@ fn background_engine_runs_doorbells_as_they_arrive<A: Arch>() {
         assert_eq!(rig.dev.read_mem_vec(dst, data.len()).unwrap(), data);
     }
     // Stopped: a new doorbell is not run until someone runs the device.
-    let (src, _) = rig.buffer(rig.host, 10, 99);
-    let dst = rig.zeroed(rig.hbm, 10);
-    pair.copy_prepare_one::<A>(&CopyRequest::new(src, dst, 10))
-        .unwrap();
+    rig.copy_one(&mut pair, 10, 99);
     pair.copy_start(&udma, 1, 1).unwrap();
     std::thread::sleep(Duration::from_millis(20));
     assert!(!rig.dev.is_idle());
-    assert_eq!(rig.dev.run_until_idle().packets, 1);
+    rig.run_clean(1);
 }
 for_each_arch!(background_engine_runs_doorbells_as_they_arrive);
 
@@ -362,10 +314,7 @@ fn on_doorbell_mode_runs_inside_the_register_write() {
     rig.dev.set_exec_mode(ExecMode::OnDoorbell);
     let udma = rig.engine(33);
     let mut pair = rig.queue(&udma, 0, 32);
-    let (src, data) = rig.buffer(rig.host, 777, 3);
-    let dst = rig.zeroed(rig.hbm, 777);
-    pair.copy_prepare_one::<A>(&CopyRequest::new(src, dst, 777))
-        .unwrap();
+    let (_, dst, data) = rig.copy_one(&mut pair, 777, 3);
     pair.copy_start(&udma, 1, 1).unwrap();
     assert!(rig.dev.is_idle());
     assert_eq!(rig.dev.read_mem_vec(dst, 777).unwrap(), data);

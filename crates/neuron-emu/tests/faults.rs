@@ -17,15 +17,6 @@ use udma_desc::{CopyBlock, CopyRequest, Descriptor, PacketOptions, RingId, RxLen
 const SUMMARY_M2S: u32 = 0x100; // primary D bit 8
 const SUMMARY_S2M: u32 = 0x200; // primary D bit 9
 
-/// Prepares one copy of `size` bytes host -> HBM; returns (src, dst, data).
-fn prepare<A: Arch>(rig: &Rig<A>, pair: &mut Pair, size: usize) -> (u64, u64, Vec<u8>) {
-    let (src, data) = rig.buffer(rig.host, size, size as u32);
-    let dst = rig.zeroed(rig.hbm, size);
-    pair.copy_prepare_one::<A>(&CopyRequest::new(src, dst, size as u32))
-        .unwrap();
-    (src, dst, data)
-}
-
 fn patch_tx(pair: &mut Pair, slot: u32, f: impl FnOnce(&mut Descriptor)) {
     let mut d = pair.tx().load(slot).unwrap();
     f(&mut d);
@@ -86,10 +77,8 @@ fn expect_fault<A: Arch>(
 }
 
 fn wrong_ring_id<A: Arch>() {
-    let rig = Rig::<A>::new();
-    let udma = rig.engine(0);
-    let mut pair = rig.queue(&udma, 2, 32);
-    let (_, dst, data) = prepare(&rig, &mut pair, 4096);
+    let (rig, udma, mut pair) = Rig::<A>::with_queue(0, 2, 32);
+    let (_, dst, data) = rig.copy_one(&mut pair, 4096, 1);
     patch_tx(&mut pair, 0, |d| d.set_ring_id(RingId::new(3).unwrap()));
     let fault = Fault::TxRingId {
         slot: 0,
@@ -106,7 +95,7 @@ fn wrong_ring_id<A: Arch>() {
     iofic::udma::m2s_errors(&genb).clear(M2sCause::PREFETCH_RING_ID);
     assert_eq!(rig.dev.iofic_cause(0, Level::Secondary, GROUP_A), Some(0));
     udma.set_state(UdmaState::Normal).unwrap();
-    assert_eq!(rig.dev.run_until_idle().packets, 1);
+    rig.run_clean(1);
     assert_eq!(rig.dev.read_mem_vec(dst, 4096).unwrap(), data);
 }
 for_each_arch!(wrong_ring_id);
@@ -114,10 +103,8 @@ for_each_arch!(wrong_ring_id);
 /// With the ring-id error masked in `err_log_mask` (what the vendor does on NeuronCore
 /// engines), the phase is not checked and the copy runs.
 fn masked_ring_id_check<A: Arch>() {
-    let rig = Rig::<A>::new();
-    let udma = rig.engine(1);
-    let mut pair = rig.queue(&udma, 0, 32);
-    let (_, dst, data) = prepare(&rig, &mut pair, 100);
+    let (rig, udma, mut pair) = Rig::<A>::with_queue(1, 0, 32);
+    let (_, dst, data) = rig.copy_one(&mut pair, 100, 2);
     patch_tx(&mut pair, 0, |d| d.set_ring_id(RingId::new(0).unwrap()));
     let tx = udma.regs().window(unit::M2S_BASE);
     tx.write::<m2s::ErrLogMaskReg>(m2s::ErrLogMask::new().with_pref_ring_id(true));
@@ -128,9 +115,7 @@ fn masked_ring_id_check<A: Arch>() {
 for_each_arch!(masked_ring_id_check);
 
 fn out_of_range_destination<A: Arch>() {
-    let rig = Rig::<A>::new();
-    let udma = rig.engine(0);
-    let mut pair = rig.queue(&udma, 0, 32);
+    let (rig, udma, mut pair) = Rig::<A>::with_queue(0, 0, 32);
     let (src, _) = rig.buffer(rig.host, 4096, 9);
     let end = rig.dev.with_memory(|m| m.region(rig.hbm).unwrap().end());
     let dst = end - 1000; // straddles the end of HBM channel 0
@@ -146,9 +131,7 @@ fn out_of_range_destination<A: Arch>() {
 for_each_arch!(out_of_range_destination);
 
 fn out_of_range_source_and_ring<A: Arch>() {
-    let rig = Rig::<A>::new();
-    let udma = rig.engine(0);
-    let mut pair = rig.queue(&udma, 0, 32);
+    let (rig, udma, mut pair) = Rig::<A>::with_queue(0, 0, 32);
     let dst = rig.zeroed(rig.hbm, 64);
     pair.copy_prepare_one::<A>(&CopyRequest::new(0xdead_0000_0000, dst, 64))
         .unwrap();
@@ -187,10 +170,8 @@ fn out_of_range_source_and_ring<A: Arch>() {
 for_each_arch!(out_of_range_source_and_ring);
 
 fn rx_shorter_than_tx<A: Arch>() {
-    let rig = Rig::<A>::new();
-    let udma = rig.engine(0);
-    let mut pair = rig.queue(&udma, 5, 32);
-    prepare(&rig, &mut pair, 4096);
+    let (rig, udma, mut pair) = Rig::<A>::with_queue(0, 5, 32);
+    rig.copy_one(&mut pair, 4096, 3);
     patch_rx(&mut pair, 0, |d| {
         let w = RxLenCtrl::from_bits(d.word0()).with_len(1024);
         d.set_word0(w.into_bits());
@@ -205,9 +186,7 @@ fn rx_shorter_than_tx<A: Arch>() {
 for_each_arch!(rx_shorter_than_tx);
 
 fn last_missing<A: Arch>() {
-    let rig = Rig::<A>::new();
-    let udma = rig.engine(0);
-    let mut pair = rig.queue(&udma, 1, 32);
+    let (rig, udma, mut pair) = Rig::<A>::with_queue(0, 1, 32);
     let (src, _) = rig.buffer(rig.host, 3 * 512, 1);
     let dst = rig.zeroed(rig.hbm, 3 * 512);
     let blocks = (0..3u64).map(|i| CopyBlock {
@@ -227,7 +206,7 @@ fn last_missing<A: Arch>() {
     assert_eq!(udma.state(Dir::Tx), UdmaState::Normal);
     rig.assert_unchanged_outside(&before, &[]);
     // The next packet's FIRST arrives before any LAST: PREFETCH_LAST.
-    prepare(&rig, &mut pair, 64);
+    rig.copy_one(&mut pair, 64, 4);
     let fault = Fault::TxLast { slot: 3 };
     expect_fault(&rig, &udma, &pair, 0, (1, 1), fault);
     assert_eq!(fault.cause_bit(), M2sCause::PREFETCH_LAST.bits());
@@ -274,9 +253,9 @@ fn non_aborting_fault_blocks_only_its_queue<A: Arch>() {
     errors.abort_exactly(M2sCause::all_named() - M2sCause::PREFETCH_RING_ID);
     let mut bad = rig.queue(&udma, 0, 32);
     let mut good = rig.queue(&udma, 1, 32);
-    let (_, bad_dst, bad_data) = prepare(&rig, &mut bad, 256);
+    let (_, bad_dst, bad_data) = rig.copy_one(&mut bad, 256, 5);
     patch_tx(&mut bad, 0, |d| d.set_ring_id(RingId::new(2).unwrap()));
-    let (_, good_dst, good_data) = prepare(&rig, &mut good, 256);
+    let (_, good_dst, good_data) = rig.copy_one(&mut good, 256, 6);
     bad.copy_start(&udma, 1, 1).unwrap();
     good.copy_start(&udma, 1, 1).unwrap();
     let report = rig.dev.run_until_idle();
@@ -290,7 +269,7 @@ fn non_aborting_fault_blocks_only_its_queue<A: Arch>() {
     udma.regs()
         .window(Dir::Tx.queue_base(bad.queue()))
         .write32(0x38, 0);
-    assert_eq!(rig.dev.run_until_idle().packets, 1);
+    rig.run_clean(1);
     assert_eq!(rig.dev.read_mem_vec(bad_dst, 256).unwrap(), bad_data);
 }
 for_each_arch!(non_aborting_fault_blocks_only_its_queue);
@@ -298,11 +277,9 @@ for_each_arch!(non_aborting_fault_blocks_only_its_queue);
 #[test]
 fn head_stays_on_the_faulting_packet() {
     type A = khal_cayman::Cayman;
-    let rig = Rig::<A>::new();
-    let udma = rig.engine(0);
-    let mut pair = rig.queue(&udma, 0, 32);
-    prepare(&rig, &mut pair, 10);
-    prepare(&rig, &mut pair, 10);
+    let (rig, udma, mut pair) = Rig::<A>::with_queue(0, 0, 32);
+    rig.copy_one(&mut pair, 10, 7);
+    rig.copy_one(&mut pair, 10, 8);
     patch_tx(&mut pair, 1, |d| d.set_ring_id(RingId::new(0).unwrap()));
     pair.copy_start(&udma, 2, 2).unwrap();
     let report = rig.dev.run_until_idle();

@@ -8,8 +8,8 @@ use khal::Arch;
 use khal::regs::unit;
 use khal::udma::{EngineParams, RingConfig, Udma, UdmaState};
 use mmio::{MmioExt, Window};
-use neuron_emu::{Device, DeviceDescStore, MemoryConfig, RegionId, RegionKind};
-use udma_desc::{DescRing, Direction, QueueId, RingPair};
+use neuron_emu::{Device, DeviceDescStore, MemoryConfig, RegionId, RegionKind, RunReport};
+use udma_desc::{CopyRequest, DescRing, Direction, QueueId, RingPair};
 
 /// A unit's register window on the model.
 pub type Regs = Window<Device>;
@@ -45,6 +45,15 @@ impl<A: Arch> Rig<A> {
             hbm,
             _arch: core::marker::PhantomData,
         }
+    }
+
+    /// A fresh rig with engine `engine` brought up and queue `q` initialised over rings of
+    /// `size` descriptors: where most tests start.
+    pub fn with_queue(engine: usize, q: u8, size: u32) -> (Self, Engine<A>, Pair) {
+        let rig = Self::new();
+        let udma = rig.engine(engine);
+        let pair = rig.queue(&udma, q, size);
+        (rig, udma, pair)
     }
 
     /// Engine init with the product parameters (khal), then NORMAL.
@@ -107,6 +116,29 @@ impl<A: Arch> Rig<A> {
         let addr = self.dev.alloc(region, len as u64, 64).unwrap();
         self.dev.with_memory(|m| m.fill(addr, len, 0)).unwrap();
         addr
+    }
+
+    /// Prepares one copy of `size` bytes host -> HBM from a fresh buffer patterned with `seed`
+    /// to a fresh zeroed one; returns (src, dst, data).
+    pub fn copy_one(&self, pair: &mut Pair, size: usize, seed: u32) -> (u64, u64, Vec<u8>) {
+        let (src, data) = self.buffer(self.host, size, seed);
+        let dst = self.zeroed(self.hbm, size);
+        pair.copy_prepare_one::<A>(&CopyRequest::new(src, dst, size as u32))
+            .unwrap();
+        (src, dst, data)
+    }
+
+    /// Runs the device until idle and asserts that exactly `packets` packets moved and nothing
+    /// faulted (showing the faults if something did).
+    pub fn run_clean(&self, packets: u64) -> RunReport {
+        let report = self.dev.run_until_idle();
+        assert_eq!(
+            (report.packets, report.faults),
+            (packets, 0),
+            "{:?}",
+            self.dev.take_faults()
+        );
+        report
     }
 
     /// Every byte of every region.
