@@ -36,55 +36,69 @@ fn setup(q: u8) -> ScenarioBuilder {
         .mem_write(1, 0x1000, &(0u8..=254).collect::<Vec<_>>())
 }
 
+/// One doorbell's worth of work on queue `q` of a fresh [`setup`]: `tx` written from TX slot 0,
+/// `rx` from RX slot 32, then the RX and the TX doorbell for all of them, then a run.
+fn packet(q: u8, tx: &[[u8; 16]], rx: &[[u8; 16]]) -> Vec<u8> {
+    let mut script = setup(q);
+    for (slot, d) in (0u16..).zip(tx) {
+        script = script.desc_write(1, slot, *d);
+    }
+    for (slot, d) in (32u16..).zip(rx) {
+        script = script.desc_write(1, slot, *d);
+    }
+    let count = |descs: &[[u8; 16]]| u8::try_from(descs.len()).unwrap();
+    script
+        .doorbell(0, ScriptDir::Rx, q, count(rx))
+        .doorbell(0, ScriptDir::Tx, q, count(tx))
+        .run(8)
+        .build()
+}
+
 fn seeds() -> Vec<(&'static str, &'static str, Vec<u8>)> {
     let src = HOST_BASE + 0x1000;
-    let copy = setup(2)
-        .desc_write(1, 0, desc(FIRST_LAST | rid(1) | 64, 0x0108_0003, src))
-        .desc_write(1, 32, desc(rid(1) | 64, 0, HBM_BASE + 0x100))
-        .doorbell(0, ScriptDir::Rx, 2, 1)
-        .doorbell(0, ScriptDir::Tx, 2, 1)
-        .run(8)
-        .build();
-    let ring_id = setup(0)
-        .desc_write(1, 0, desc(FIRST_LAST | rid(2) | 16, 0, src))
-        .desc_write(1, 32, desc(rid(1) | 16, 0, HBM_BASE))
-        .doorbell(0, ScriptDir::Rx, 0, 1)
-        .doorbell(0, ScriptDir::Tx, 0, 1)
-        .run(8)
-        .build();
-    let out_of_range = setup(0)
-        .desc_write(1, 0, desc(FIRST_LAST | rid(1) | 16, 0, src))
-        .desc_write(1, 32, desc(rid(1) | 16, 0, 0xdead_0000_0000))
-        .doorbell(0, ScriptDir::Rx, 0, 1)
-        .doorbell(0, ScriptDir::Tx, 0, 1)
-        .run(8)
-        .build();
-    let rx_short = setup(0)
-        .desc_write(1, 0, desc(FIRST_LAST | rid(1) | 200, 0, src))
-        .desc_write(1, 32, desc(rid(1) | 100, 0, HBM_BASE))
-        .doorbell(0, ScriptDir::Rx, 0, 1)
-        .doorbell(0, ScriptDir::Tx, 0, 1)
-        .run(8)
-        .build();
-    let last_missing = setup(0)
-        .desc_write(1, 0, desc(FIRST | rid(1) | 8, 0, src))
-        .desc_write(1, 1, desc(FIRST_LAST | rid(1) | 8, 0, src))
-        .desc_write(1, 32, desc(rid(1) | 8, 0, HBM_BASE))
-        .desc_write(1, 33, desc(rid(1) | 8, 0, HBM_BASE + 8))
-        .doorbell(0, ScriptDir::Rx, 0, 2)
-        .doorbell(0, ScriptDir::Tx, 0, 2)
-        .run(8)
-        .build();
-    let cme_packet = setup(1)
-        .desc_write(1, 0, desc(META_CONCAT | FIRST | rid(3), 0, 0))
-        .desc_write(1, 1, desc(rid(1) | 32, 0x0108_0003, src))
-        .desc_write(1, 2, desc(LAST | rid(1) | 32, 0, src + 32))
-        .desc_write(1, 32, desc(rid(1) | 32, 0, HBM_BASE + 0x40))
-        .desc_write(1, 33, desc(rid(1) | 0x1000_0000 | 32, 0, HBM_BASE + 0x60))
-        .doorbell(0, ScriptDir::Rx, 1, 2)
-        .doorbell(0, ScriptDir::Tx, 1, 3)
-        .run(8)
-        .build();
+    let copy = packet(
+        2,
+        &[desc(FIRST_LAST | rid(1) | 64, 0x0108_0003, src)],
+        &[desc(rid(1) | 64, 0, HBM_BASE + 0x100)],
+    );
+    let ring_id = packet(
+        0,
+        &[desc(FIRST_LAST | rid(2) | 16, 0, src)],
+        &[desc(rid(1) | 16, 0, HBM_BASE)],
+    );
+    let out_of_range = packet(
+        0,
+        &[desc(FIRST_LAST | rid(1) | 16, 0, src)],
+        &[desc(rid(1) | 16, 0, 0xdead_0000_0000)],
+    );
+    let rx_short = packet(
+        0,
+        &[desc(FIRST_LAST | rid(1) | 200, 0, src)],
+        &[desc(rid(1) | 100, 0, HBM_BASE)],
+    );
+    let last_missing = packet(
+        0,
+        &[
+            desc(FIRST | rid(1) | 8, 0, src),
+            desc(FIRST_LAST | rid(1) | 8, 0, src),
+        ],
+        &[
+            desc(rid(1) | 8, 0, HBM_BASE),
+            desc(rid(1) | 8, 0, HBM_BASE + 8),
+        ],
+    );
+    let cme_packet = packet(
+        1,
+        &[
+            desc(META_CONCAT | FIRST | rid(3), 0, 0),
+            desc(rid(1) | 32, 0x0108_0003, src),
+            desc(LAST | rid(1) | 32, 0, src + 32),
+        ],
+        &[
+            desc(rid(1) | 32, 0, HBM_BASE + 0x40),
+            desc(rid(1) | 0x1000_0000 | 32, 0, HBM_BASE + 0x60),
+        ],
+    );
     let mut laps = setup(3);
     for i in 0..40u16 {
         let phase = (1 + u32::from(i) / 32) & 3;
