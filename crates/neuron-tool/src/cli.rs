@@ -78,6 +78,10 @@ pub struct CopyArgs {
     /// its first data descriptor, SOW on every RX descriptor).
     #[arg(long, value_enum, default_value_t = BarrierName::None)]
     pub barrier: BarrierName,
+    /// Descriptors per ring (a power of two, 32 or more). Smaller rings make the copy wait
+    /// for the engine and wrap the rings more often.
+    #[arg(long, default_value_t = crate::copy::COPY_RING)]
+    pub ring_size: u32,
     /// A real device node (e.g. /dev/neuron0) or a directory holding neuronN nodes;
     /// without it the built-in device model is used.
     #[arg(long)]

@@ -32,15 +32,25 @@ pub enum ToolError {
         /// Why.
         source: io::Error,
     },
-    /// `--device PATH` names nothing.
-    #[error("device '{}' not found (give /dev/neuronN, or leave --device out to use the built-in device model)", path.display())]
-    DeviceMissing {
-        /// The path given.
+    /// `--device PATH` leads to no device node.
+    #[error(
+        "no Neuron device at {} ({why}; leave --device out to use the built-in device model)",
+        path.display()
+    )]
+    NoDevice {
+        /// The node looked for.
         path: PathBuf,
+        /// What the system said.
+        why: String,
     },
-    /// The device (or model) exists but the copy could not be carried out.
-    #[error("device error: {0}")]
-    Device(String),
+    /// The device (or the built-in model) refused a step of the copy.
+    #[error("{device}: {why}")]
+    Device {
+        /// The device (`/dev/neuron0`, `the built-in device model`).
+        device: String,
+        /// The step and the reason.
+        why: String,
+    },
     /// The copy finished but the destination differs from the source.
     #[error(
         "copy verification failed: {mismatches} byte(s) differ, the first at offset {first:#x}"
@@ -51,9 +61,6 @@ pub enum ToolError {
         /// How many bytes differ.
         mismatches: u64,
     },
-    /// A feature whose lower layer has not landed in this build yet.
-    #[error("{0}")]
-    NotAvailable(String),
     /// Writing to stdout or reading stdin failed.
     #[error("i/o error: {0}")]
     Io(#[from] io::Error),

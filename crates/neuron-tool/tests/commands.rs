@@ -311,61 +311,174 @@ fn bench_build_prints_ns_per_pair() {
     );
 }
 
+/// `copy --json` on the built-in model, parsed; asserts success (exit 0).
+fn copy_json(args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["copy", "--json"];
+    all.extend_from_slice(args);
+    let out = stdout_of(&all);
+    assert_eq!(out.lines().count(), 1, "{out}");
+    serde_json::from_str(out.trim()).unwrap()
+}
+
 #[test]
 fn copy_runs_on_the_built_in_model_and_verifies() {
     let out = stdout_of(&["copy", "--size", "1MiB"]);
     assert!(out.contains("copied 1.00 MiB (1048576 bytes)"), "{out}");
-    assert!(out.contains("CAYMAN"), "{out}");
+    assert!(
+        out.contains("on the built-in device model, CAYMAN"),
+        "{out}"
+    );
     assert!(out.contains("16 descriptor pairs in 2 packets"), "{out}");
     assert!(out.contains("every byte verified"), "{out}");
-    for (arch, barrier) in [
-        ("sunda", "dmb"),
-        ("cayman", "write-barrier"),
-        ("mariana", "sow"),
-    ] {
-        let out = stdout_of(&[
-            "copy",
-            "--arch",
-            arch,
-            "--size",
-            "200000",
-            "--queue",
-            "7",
-            "--barrier",
-            barrier,
-            "--json",
-        ]);
-        let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
-        assert_eq!(v["arch"], arch.to_uppercase());
-        assert_eq!(v["bytes"], 200_000);
-        assert_eq!(v["descriptors"], 4); // 3 x 64 KiB + 3392
-        assert_eq!(v["packets"], 1);
-        assert_eq!(v["queue"], 7);
-        assert_eq!(v["barrier"], barrier);
-        assert_eq!(v["verified"], true);
-        assert!(v["seconds"].as_f64().unwrap() >= 0.0);
-        assert!(v["bytes_per_second"].as_f64().unwrap() >= 0.0);
+    let v = copy_json(&[]);
+    let mut keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    assert_eq!(
+        keys,
+        [
+            "arch",
+            "barrier",
+            "bytes",
+            "bytes_per_second",
+            "descriptors",
+            "device",
+            "packets",
+            "queue",
+            "seconds",
+            "verified",
+            "waits"
+        ]
+    );
+    assert_eq!(v["device"], "the built-in device model");
+    assert!(v["seconds"].as_f64().unwrap() >= 0.0);
+    assert!(v["bytes_per_second"].as_f64().unwrap() >= 0.0);
+}
+
+#[test]
+fn copy_every_arch_and_size_splits_and_verifies() {
+    // (size, descriptors, packets): 64 KiB per descriptor, 15 descriptors (960 KiB) per
+    // packet on every arch (the 0xFFFFF packet byte limit binds before the descriptor limit).
+    let cases: [(&str, u64, u64); 4] = [
+        ("1", 1, 1),
+        ("64KiB", 1, 1),
+        ("65537", 2, 1),
+        ("1048581", 17, 2), // 1 MiB + 5
+    ];
+    for arch in ["sunda", "cayman", "mariana"] {
+        for (size, descriptors, packets) in cases {
+            let v = copy_json(&["--arch", arch, "--size", size]);
+            assert_eq!(v["arch"], arch.to_uppercase(), "{arch} {size}");
+            assert_eq!(v["bytes"].to_string(), size.replace("64KiB", "65536"));
+            assert_eq!(v["descriptors"], descriptors, "{arch} {size}");
+            assert_eq!(v["packets"], packets, "{arch} {size}");
+            assert_eq!(v["waits"], 1, "{arch} {size}");
+            assert_eq!(v["verified"], true, "{arch} {size}");
+        }
     }
 }
 
 #[test]
+fn copy_with_many_packets_laps_small_rings() {
+    // 32-slot rings hold 16 descriptors in flight and a packet is 15: 20 MiB + 3 is 321
+    // descriptors in 22 packets, a wait before every packet but the first, and the rings
+    // lap ten times (each lap changes the ring-id stamp the model checks).
+    for arch in ["sunda", "cayman", "mariana"] {
+        let v = copy_json(&["--arch", arch, "--size", "20971523", "--ring-size", "32"]);
+        assert_eq!(v["descriptors"], 321);
+        assert_eq!(v["packets"], 22);
+        assert_eq!(v["waits"], 22);
+        assert_eq!(v["verified"], true);
+    }
+}
+
+#[test]
+fn copy_every_barrier_and_queue() {
+    for arch in ["sunda", "cayman", "mariana"] {
+        for barrier in ["none", "dmb", "write-barrier", "sow"] {
+            let args = ["--arch", arch, "--size", "200000", "--barrier", barrier];
+            if arch == "sunda" && barrier == "sow" {
+                fails_with(
+                    &["copy", args[0], args[1], args[2], args[3], args[4], args[5]],
+                    "SUNDA has no strong-ordered write (SOW); use --barrier none, dmb or write-barrier",
+                );
+                continue;
+            }
+            let v = copy_json(&args);
+            assert_eq!(v["barrier"], barrier);
+            assert_eq!(
+                (v["descriptors"].as_u64(), v["packets"].as_u64()),
+                (Some(4), Some(1))
+            );
+            assert_eq!(v["verified"], true);
+        }
+    }
+    for queue in ["0", "7", "15"] {
+        let v = copy_json(&["--queue", queue, "--size", "100000"]);
+        assert_eq!(v["queue"].to_string(), queue);
+        assert_eq!(v["verified"], true);
+    }
+    fails_with(&["copy", "--queue", "16"], "queue id 16 out of range");
+}
+
+#[test]
+fn copy_on_a_missing_device_says_so() {
+    let empty = tempfile::tempdir().unwrap();
+    let root = empty.path().to_str().unwrap();
+    let node = format!("{root}/neuron0");
+    // A directory is a node root (device 0); /dev/neuronN is device N under its directory.
+    for arg in [root, node.as_str()] {
+        fails_with(
+            &["copy", "--device", arg],
+            &format!("no Neuron device at {node} (open failed: No such file or directory"),
+        );
+    }
+    fails_with(
+        &["copy", "--device", &format!("{root}/neuron3")],
+        &format!("no Neuron device at {root}/neuron3"),
+    );
+    fails_with(
+        &["copy", "--device", "/nonexistent/thing"],
+        "no Neuron device at /nonexistent/thing",
+    );
+    fails_with(
+        &["copy", "--device", &format!("{root}/neuron64")],
+        "device index 64 out of range 0..=63",
+    );
+}
+
+#[test]
+fn copy_on_something_that_is_no_device_says_so() {
+    // A regular file named neuron0: it opens, and the first ioctl (DEVICE_INFO) is ENOTTY.
+    let dir = tempfile::tempdir().unwrap();
+    let node = dir.path().join("neuron0");
+    std::fs::write(&node, b"").unwrap();
+    let node = node.to_str().unwrap();
+    for arg in [dir.path().to_str().unwrap(), node] {
+        fails_with(
+            &["copy", "--device", arg],
+            &format!(
+                "{node}: reading the device info: NEURON_IOCTL_DEVICE_INFO failed: \
+                 Inappropriate ioctl for device (os error 25); it is not a Neuron device node"
+            ),
+        );
+    }
+    // A file that is not named like a node.
+    let other = tempfile::NamedTempFile::new().unwrap();
+    fails_with(
+        &["copy", "--device", other.path().to_str().unwrap()],
+        "is neither a Neuron device node (neuronN) nor a directory holding them",
+    );
+}
+
+#[test]
 fn copy_bad_input() {
-    fails_with(
-        &["copy", "--device", "/nonexistent/neuron0"],
-        "device '/nonexistent/neuron0' not found",
-    );
     fails_with(&["copy", "--size", "0"], "copy size 0");
-    let not_a_device = tempfile::NamedTempFile::new().unwrap();
-    fails_with(
-        &["copy", "--device", not_a_device.path().to_str().unwrap()],
-        "no hardware copy path",
-    );
     fails_with(
         &["copy", "--arch", "sunda", "--size", "17GiB"],
-        "does not fit one HBM channel",
+        "does not fit one HBM channel of SUNDA",
     );
-    fails_with(&["copy", "--queue", "16"], "queue id 16 out of range");
-    fails_with(&["copy", "--arch", "sunda", "--barrier", "sow"], "SOW");
+    fails_with(&["copy", "--ring-size", "48"], "--ring-size");
+    fails_with(&["copy", "--ring-size", "16"], "--ring-size");
     tool()
         .args(["copy", "--size", "12QiB"])
         .assert()

@@ -1,62 +1,74 @@
-//! What the copy needs from a device, so the copy logic is written once for the device
-//! model and for real hardware.
+//! What the copy needs from a device, so the copy logic is written once.
+//!
+//! The production implementation is [`NdlDevice`](super::NdlDevice), generic over the
+//! `ndl-std` kernel: the built-in device model (`EmulatedKernel`) and real hardware
+//! (`RealKernel`) run the same code. The traits exist so the copy logic can also be tested
+//! against a fault-injecting test double.
 
 use khal::Arch;
-use udma_desc::{DescStore, Doorbell, QueueId};
+use udma_desc::{DescStore, Doorbell, QueueId, RingPair};
 
-/// A queue brought up for a copy: its two rings' descriptor storage, its doorbell and the
-/// two buffers.
-#[derive(Debug)]
-pub struct DeviceQueue<S, B> {
-    /// TX (source-side) ring storage, `ring_size` descriptors.
-    pub tx: S,
-    /// RX (destination-side) ring storage, `ring_size` descriptors.
-    pub rx: S,
-    /// The queue's doorbell (e.g. `khal::udma::UnitDoorbell` over the unit's registers).
-    pub bell: B,
-    /// Bus address of the source buffer.
-    pub src: u64,
-    /// Bus address of the destination buffer.
-    pub dst: u64,
-}
-
-/// A device (or the device model) that can run a verified copy on one queue.
-///
-/// The implementation owns everything device-specific: opening it, bringing the queue up
-/// with `khal`, allocating the rings and buffers, mapping memory, and waiting for the
-/// engine. The copy logic ([`run_copy`](super::run_copy)) only builds descriptors into the
-/// stores, rings the doorbell and reads the destination back.
+/// A device that can bring a DMA queue up for a verified copy.
 ///
 /// [`open_queue`](Self::open_queue) is generic over the arch, so the bring-up
 /// (`khal::udma::Udma::<A, _>::init`, `init_queue`) is monomorphised like the rest of the
 /// copy; the arch is chosen once, by the caller, through the tool's dispatch point.
 pub trait CopyDevice {
-    /// Where ring descriptors are written (device memory, a mapped window, plain memory).
-    type Store: DescStore;
-    /// The queue's doorbell (arch-independent: a register write).
-    type Bell: Doorbell;
     /// What can go wrong (shown to the user as one sentence).
     type Error: std::error::Error;
+    /// A queue brought up for arch `A`, with its rings and two buffers.
+    type Queue<'q, A: Arch>: CopyQueue<Error = Self::Error>
+    where
+        Self: 'q;
 
-    /// A short human name (`built-in model`, `/dev/neuron0`).
+    /// A short human name (`the built-in device model`, `/dev/neuron0`).
     fn name(&self) -> String;
 
     /// Brings the engine and `queue` up for arch `A` with rings of `ring_size` descriptors,
-    /// and allocates a source and a destination buffer of `bytes` each.
+    /// and allocates a source and a destination buffer of `bytes` each. Dropping the queue
+    /// stops it and frees everything it allocated.
     fn open_queue<A: Arch>(
         &mut self,
         queue: QueueId,
         ring_size: u32,
         bytes: u64,
-    ) -> Result<DeviceQueue<Self::Store, Self::Bell>, Self::Error>;
+    ) -> Result<Self::Queue<'_, A>, Self::Error>;
+}
 
-    /// Writes `data` to bus address `addr` (filling the source).
-    fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), Self::Error>;
+/// One queue brought up for a copy: its TX/RX ring pair (descriptors are built into it with
+/// `udma-desc`), its doorbell, and the source and destination buffers.
+pub trait CopyQueue {
+    /// TX (source-side) descriptor storage.
+    type Tx: DescStore;
+    /// RX (destination-side) descriptor storage.
+    type Rx: DescStore;
+    /// The queue's doorbell (`khal`'s tail-increment writes).
+    type Bell: Doorbell;
+    /// What can go wrong.
+    type Error: std::error::Error;
 
-    /// Reads bus address `addr` into `buf` (reading the destination back).
-    fn read(&mut self, addr: u64, buf: &mut [u8]) -> Result<(), Self::Error>;
+    /// Bus address of the source buffer.
+    fn src(&self) -> u64;
 
-    /// Blocks until the engine has completed `tx` more TX and `rx` more RX descriptors of
-    /// `queue` (those handed over by the last doorbells), or reports why it cannot.
-    fn wait(&mut self, queue: QueueId, tx: u32, rx: u32) -> Result<(), Self::Error>;
+    /// Bus address of the destination buffer.
+    fn dst(&self) -> u64;
+
+    /// The rings.
+    fn rings(&self) -> &RingPair<Self::Tx, Self::Rx>;
+
+    /// The rings, to build packets into.
+    fn rings_mut(&mut self) -> &mut RingPair<Self::Tx, Self::Rx>;
+
+    /// The doorbell that hands built descriptors to the engine.
+    fn bell(&self) -> &Self::Bell;
+
+    /// Blocks until the engine has completed every descriptor the doorbells handed it, or
+    /// reports why it cannot (an engine abort, a timeout).
+    fn wait(&mut self) -> Result<(), Self::Error>;
+
+    /// Writes `data` into the source buffer at byte `offset`.
+    fn write_src(&mut self, offset: u64, data: &[u8]) -> Result<(), Self::Error>;
+
+    /// Reads the destination buffer from byte `offset` into `buf`.
+    fn read_dst(&mut self, offset: u64, buf: &mut [u8]) -> Result<(), Self::Error>;
 }

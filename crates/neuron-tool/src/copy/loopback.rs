@@ -1,14 +1,17 @@
 //! Test-only [`CopyDevice`]: two host buffers and a tiny engine that executes the rings the
 //! way the device model does (FIRST/LAST framing, phase check with the +1-per-wrap rule,
-//! one RX descriptor per TX data descriptor). It lets the copy logic be tested before the
-//! real device model is wired in, and can inject faults the verification must catch.
+//! one RX descriptor per TX data descriptor). It injects faults the copy logic must catch
+//! (a corrupted byte, a dropped descriptor, an engine that never completes) independently of
+//! any device model.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use udma_desc::{DescStore, Descriptor, Doorbell, QueueId, RingId, TxLenCtrl};
+use udma_desc::{
+    DescRing, DescStore, Descriptor, Direction, Doorbell, QueueId, RingId, RingPair, TxLenCtrl,
+};
 
-use super::device::{CopyDevice, DeviceQueue};
+use super::device::{CopyDevice, CopyQueue};
 
 const SRC: u64 = 0x1_0000_0000;
 const DST: u64 = 0x2_0000_0000;
@@ -221,9 +224,8 @@ impl Loopback {
 }
 
 impl CopyDevice for Loopback {
-    type Store = Shared;
-    type Bell = Bell;
     type Error = LoopbackError;
+    type Queue<'q, A: khal::Arch> = LoopbackQueue<'q>;
 
     fn name(&self) -> String {
         "loopback".into()
@@ -231,64 +233,101 @@ impl CopyDevice for Loopback {
 
     fn open_queue<A: khal::Arch>(
         &mut self,
-        _queue: QueueId,
+        queue: QueueId,
         ring_size: u32,
         bytes: u64,
-    ) -> Result<DeviceQueue<Shared, Bell>, LoopbackError> {
+    ) -> Result<LoopbackQueue<'_>, LoopbackError> {
         assert_eq!((ring_size, bytes as usize), (self.size, self.src.len()));
         self.opened = true;
-        Ok(DeviceQueue {
-            tx: self.tx.clone(),
-            rx: self.rx.clone(),
+        let ring = |dir, store| DescRing::with_size(dir, store, ring_size).unwrap();
+        Ok(LoopbackQueue {
+            rings: RingPair::new(
+                queue,
+                ring(Direction::Tx, self.tx.clone()),
+                ring(Direction::Rx, self.rx.clone()),
+            ),
             bell: self.bell.clone(),
-            src: SRC,
-            dst: DST,
+            dev: self,
         })
     }
+}
 
-    fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), LoopbackError> {
-        let off = addr.checked_sub(SRC).ok_or(LoopbackError::Bus(addr))? as usize;
-        self.src
+/// The loopback's queue: rings over the shared stores, the counting doorbell.
+#[derive(Debug)]
+pub struct LoopbackQueue<'q> {
+    dev: &'q mut Loopback,
+    rings: RingPair<Shared, Shared>,
+    bell: Bell,
+}
+
+impl CopyQueue for LoopbackQueue<'_> {
+    type Tx = Shared;
+    type Rx = Shared;
+    type Bell = Bell;
+    type Error = LoopbackError;
+
+    fn src(&self) -> u64 {
+        SRC
+    }
+
+    fn dst(&self) -> u64 {
+        DST
+    }
+
+    fn rings(&self) -> &RingPair<Shared, Shared> {
+        &self.rings
+    }
+
+    fn rings_mut(&mut self) -> &mut RingPair<Shared, Shared> {
+        &mut self.rings
+    }
+
+    fn bell(&self) -> &Bell {
+        &self.bell
+    }
+
+    fn write_src(&mut self, offset: u64, data: &[u8]) -> Result<(), LoopbackError> {
+        let off = offset as usize;
+        self.dev
+            .src
             .get_mut(off..off + data.len())
-            .ok_or(LoopbackError::Bus(addr))?
+            .ok_or(LoopbackError::Bus(SRC + offset))?
             .copy_from_slice(data);
         Ok(())
     }
 
-    fn read(&mut self, addr: u64, buf: &mut [u8]) -> Result<(), LoopbackError> {
-        let off = addr.checked_sub(DST).ok_or(LoopbackError::Bus(addr))? as usize;
-        if let Some(LoopbackFault::FlipByte(at)) = self.fault {
-            if let Some(b) = self.dst.get_mut(at as usize) {
+    fn read_dst(&mut self, offset: u64, buf: &mut [u8]) -> Result<(), LoopbackError> {
+        let dev = &mut *self.dev;
+        let off = offset as usize;
+        if let Some(LoopbackFault::FlipByte(at)) = dev.fault {
+            if let Some(b) = dev.dst.get_mut(at as usize) {
                 *b ^= 0xff;
             }
-            self.fault = None;
+            dev.fault = None;
         }
         buf.copy_from_slice(
-            self.dst
+            dev.dst
                 .get(off..off + buf.len())
-                .ok_or(LoopbackError::Bus(addr))?,
+                .ok_or(LoopbackError::Bus(DST + offset))?,
         );
         Ok(())
     }
 
-    fn wait(&mut self, _queue: QueueId, tx: u32, rx: u32) -> Result<(), LoopbackError> {
-        if self.fault == Some(LoopbackFault::Timeout) {
-            return Err(LoopbackError::Incomplete(tx));
+    /// Executes every posted packet.
+    fn wait(&mut self) -> Result<(), LoopbackError> {
+        let posted = *self.bell.0.borrow();
+        if self.dev.fault == Some(LoopbackFault::Timeout) {
+            return Err(LoopbackError::Incomplete(posted.0));
         }
-        let mut done = 0u32;
-        while done < tx {
+        while *self.bell.0.borrow() != (0, 0) {
             let (ptx, prx) = *self.bell.0.borrow();
             if ptx == 0 || prx == 0 {
-                break;
+                return Err(LoopbackError::Incomplete(ptx.max(prx)));
             }
-            let n = self.packet()?;
+            let n = self.dev.packet()?;
             let mut p = self.bell.0.borrow_mut();
             p.0 -= n;
             p.1 -= n;
-            done += n;
-        }
-        if done < tx.max(rx) {
-            return Err(LoopbackError::Incomplete(tx.max(rx) - done));
         }
         Ok(())
     }

@@ -3,9 +3,9 @@
 use std::time::Instant;
 
 use khal::Arch;
-use udma_desc::{Barrier, DescRing, Direction, PacketOptions, QueueId, RingPair};
+use udma_desc::{Barrier, PacketOptions, QueueId};
 
-use super::device::{CopyDevice, DeviceQueue};
+use super::device::{CopyDevice, CopyQueue};
 use super::plan::{CopyPlan, SplitLimits};
 use super::summary::CopySummary;
 use crate::error::{Result, ToolError};
@@ -78,10 +78,6 @@ pub const fn barrier_name(b: Barrier) -> &'static str {
     }
 }
 
-fn dev_err<E: std::error::Error>(e: E) -> ToolError {
-    ToolError::Device(e.to_string())
-}
-
 /// Runs one verified copy on `dev` for arch `A`.
 ///
 /// 1. Plans the copy ([`CopyPlan`], the arch's packet limits) and refuses a barrier the arch
@@ -102,18 +98,21 @@ pub fn run_copy<A: Arch, D: CopyDevice>(
         .map_err(|e| ToolError::BadArgument(e.to_string()))?;
     let packet_opts = PacketOptions::<A>::new().with_barrier(opts.barrier);
     if opts.barrier == Barrier::Sow && !A::HAS_STRONG_ORDER {
-        return Err(udma_desc::Error::StrongOrderUnsupported.into());
+        return Err(ToolError::BadArgument(format!(
+            "{} has no strong-ordered write (SOW); use --barrier none, dmb or write-barrier",
+            A::CODE_NAME
+        )));
     }
 
-    let DeviceQueue {
-        tx,
-        rx,
-        bell,
-        src,
-        dst,
-    } = dev
+    let device = dev.name();
+    let dev_err = |e: D::Error| ToolError::Device {
+        device: device.clone(),
+        why: e.to_string(),
+    };
+    let mut q = dev
         .open_queue::<A>(opts.queue, opts.ring_size, opts.size)
         .map_err(dev_err)?;
+    let (src, dst) = (q.src(), q.dst());
 
     let mut chunk = vec![0u8; CHUNK.min(usize::try_from(opts.size).unwrap_or(CHUNK))];
     let mut off = 0u64;
@@ -123,37 +122,34 @@ pub fn run_copy<A: Arch, D: CopyDevice>(
             .min(usize::try_from(opts.size - off).unwrap_or(CHUNK));
         let part = chunk.get_mut(..n).unwrap_or_default();
         fill_pattern(off, part);
-        dev.write(src + off, part).map_err(dev_err)?;
+        q.write_src(off, part).map_err(dev_err)?;
         off += n as u64;
     }
 
-    let mut pair = RingPair::new(
-        opts.queue,
-        DescRing::with_size(Direction::Tx, tx, opts.ring_size)?,
-        DescRing::with_size(Direction::Rx, rx, opts.ring_size)?,
-    );
     let (mut outstanding, mut done, mut in_flight_bytes, mut waits) = (0u32, 0u64, 0u64, 0u64);
     let start = Instant::now();
     for packet in plan.iter() {
-        if pair.tx().available() < packet.descs || pair.rx().available() < packet.descs {
-            dev.wait(opts.queue, outstanding, outstanding)
-                .map_err(dev_err)?;
-            pair.ack(outstanding)?;
+        let rings = q.rings();
+        if rings.tx().available() < packet.descs || rings.rx().available() < packet.descs {
+            q.wait().map_err(dev_err)?;
+            q.rings().ack(outstanding)?;
             waits += 1;
             done += in_flight_bytes;
             progress(done);
             outstanding = 0;
             in_flight_bytes = 0;
         }
-        let slots = pair.packet_prepare::<A, _>(packet.blocks(src, dst), &packet_opts)?;
-        pair.copy_start(&bell, slots.tx_count, slots.rx_count)?;
+        let slots = q
+            .rings_mut()
+            .packet_prepare::<A, _>(packet.blocks(src, dst), &packet_opts)?;
+        q.rings()
+            .copy_start(q.bell(), slots.tx_count, slots.rx_count)?;
         outstanding += slots.tx_count;
         in_flight_bytes += slots.bytes;
     }
     if outstanding > 0 {
-        dev.wait(opts.queue, outstanding, outstanding)
-            .map_err(dev_err)?;
-        pair.ack(outstanding)?;
+        q.wait().map_err(dev_err)?;
+        q.rings().ack(outstanding)?;
         waits += 1;
         done += in_flight_bytes;
         progress(done);
@@ -168,7 +164,7 @@ pub fn run_copy<A: Arch, D: CopyDevice>(
             .len()
             .min(usize::try_from(opts.size - off).unwrap_or(CHUNK));
         let got = chunk.get_mut(..n).unwrap_or_default();
-        dev.read(dst + off, got).map_err(dev_err)?;
+        q.read_dst(off, got).map_err(dev_err)?;
         let want = expect.get_mut(..n).unwrap_or_default();
         fill_pattern(off, want);
         if got != want {
@@ -181,12 +177,13 @@ pub fn run_copy<A: Arch, D: CopyDevice>(
         }
         off += n as u64;
     }
+    drop(q);
     if let Some(first) = first {
         return Err(ToolError::VerifyFailed { first, mismatches });
     }
     Ok(CopySummary {
         arch: A::CODE_NAME,
-        device: dev.name(),
+        device,
         queue: opts.queue.get(),
         barrier: barrier_name(opts.barrier),
         bytes: opts.size,
@@ -290,7 +287,7 @@ mod tests {
             run_copy::<Cayman, _>(&mut dev, &opts(4096, Barrier::None), &mut |_| {}).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "device error: engine did not complete 1 descriptors"
+            "loopback: engine did not complete 1 descriptors"
         );
     }
 
