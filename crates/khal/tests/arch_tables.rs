@@ -249,6 +249,11 @@ fn pure_callbacks_match_their_formulas() {
     assert_eq!(Cayman::inits_h2t_engine(2, u32::MAX), Ok(true));
     assert_eq!(Cayman::inits_h2t_engine(2, 0x0c), Ok(true));
     assert_eq!(Cayman::inits_h2t_engine(2, 0x04), Ok(false));
+    // A core past the table is an error, not a shift overflow.
+    assert_eq!(
+        Cayman::inits_h2t_engine(40, 0),
+        Err(ArchError::NcOutOfRange { nc: 40, limit: 8 })
+    );
     // ndmar_is_nx_ring over all inputs
     for eng in 0..64 {
         for q in 0..16 {
@@ -310,6 +315,11 @@ fn pure_callbacks_match_their_formulas() {
         0x100 + 2 * 0x140
     );
     assert_eq!(Cayman::SCALARS.row_group_counter_offset(0, 3), 3 * 0x1b0);
+    // Any caller input: wraps like the vendor's u64 C arithmetic instead of panicking.
+    assert_eq!(
+        Sunda::SCALARS.row_group_counter_offset(u64::MAX, 1),
+        0x140 - 1
+    );
     // BAR4: HBM1 on V2; strict end
     assert_eq!(Sunda::bar4_offset(0x10_0000_0010, 0x10), Ok(0x4_0000_0010));
     assert!(
@@ -328,5 +338,12 @@ fn pure_callbacks_match_their_formulas() {
     assert!(Sunda::is_bar0_write_blocked(0x30fa_0800));
     assert!(Cayman::is_bar0_write_blocked(0x4690_0000 + 0x1000 + 0x44));
     assert!(Cayman::is_bar0_write_blocked(0x6c8_41f4));
+    // Just past the 16th queue block of each direction: not a queue register.
+    assert!(!Sunda::is_bar0_write_blocked(
+        0x3000_0000 + 0x1000 + 16 * 0x1000 + 0x38
+    ));
+    assert!(!Sunda::is_bar0_write_blocked(
+        0x3000_0000 + 0x21000 + 16 * 0x1000 + 0x28
+    ));
     assert!(!Cayman::is_bar0_write_blocked(0x30fa_0800));
 }

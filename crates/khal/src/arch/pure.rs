@@ -7,6 +7,10 @@
 use heapless::Vec;
 
 use super::{ArchError, Scalars};
+use crate::regs::queue::{
+    CrbpHigh, CrbpLow, DrbpHigh, DrbpLow, DrtpInc, QUEUE_BLOCK, QUEUE_STRIDE,
+};
+use crate::regs::unit::{M2S_BASE, S2M_BASE};
 
 /// Wait times of a DMA completion, in microseconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -23,6 +27,35 @@ pub const UDMA_UNIT_WINDOW: u64 = 0x4_0000;
 /// Offsets inside a queue block that user space may never write (ring base lo/hi, tail
 /// increment, completion ring base lo/hi).
 pub const WRITE_BLOCKED_QUEUE_REGS: [u64; 5] = [0x28, 0x2c, 0x38, 0x44, 0x48];
+
+/// Bytes per event word of a core's semaphore block (events are 32-bit registers).
+const EVENT_BYTES: u64 = 4;
+/// The queue reserved for NX cores on the engines `nx_ring_engine_mask` selects
+/// (`ndmar_is_nx_ring`).
+const NX_RING_QUEUE: u32 = 14;
+/// `nx_ring_engine_mask` has one bit per `eng % 16`.
+const NX_RING_MASK_BITS: u32 = u16::BITS;
+/// Where the queue blocks of a unit start, from the unit base: TX then RX
+/// (`regs::queue`: direction base + `QUEUE_BLOCK`). Widening `usize` -> `u64` constants.
+const QUEUE_BLOCKS_IN_UNIT: [u64; 2] = [
+    (M2S_BASE + QUEUE_BLOCK) as u64,
+    (S2M_BASE + QUEUE_BLOCK) as u64,
+];
+/// Stride of the queue blocks, as a BAR offset.
+const QUEUE_STRIDE_BYTES: u64 = QUEUE_STRIDE as u64;
+/// Bytes of all queue blocks of one direction.
+const QUEUE_BLOCKS_BYTES: u64 = QUEUE_STRIDE_BYTES * udma_desc::QUEUES_PER_ENGINE as u64;
+
+// The blocked offsets are the ring-pointer registers of `regs::queue` (ring base lo/hi,
+// tail increment, completion ring base lo/hi), in that order.
+const _: () = {
+    use mmio::Register;
+    let [a, b, c, d, e] = WRITE_BLOCKED_QUEUE_REGS;
+    assert!(a == DrbpLow::OFFSET as u64 && b == DrbpHigh::OFFSET as u64);
+    assert!(c == DrtpInc::OFFSET as u64);
+    assert!(d == CrbpLow::OFFSET as u64 && e == CrbpHigh::OFFSET as u64);
+    assert!(QUEUE_BLOCKS_IN_UNIT[0] == 0x1000 && QUEUE_BLOCKS_IN_UNIT[1] == 0x2_1000);
+};
 
 impl Scalars {
     const fn check_nc(&self, nc: u32) -> Result<(), ArchError> {
@@ -64,7 +97,7 @@ impl Scalars {
                 limit: self.event_count as u32,
             });
         }
-        Ok(base + self.mmap_nc_event_offset + 4 * event as u64)
+        Ok(base + self.mmap_nc_event_offset + EVENT_BYTES * event as u64)
     }
 
     /// The H2T engine of core `nc` (`ndmar_get_h2t_eng_id`; range-checked, unlike the vendor's).
@@ -111,13 +144,21 @@ impl Scalars {
         if nc_map == u32::MAX {
             return Ok(true);
         }
-        let group = ((1u32 << per) - 1) << nc;
-        Ok(nc_map & group == group)
+        // Checked shifts: `per` and `nc` come from the table and the caller; a pair that
+        // does not fit the 32-bit map cannot be wholly reset by it.
+        let ones = match 1u32.checked_shl(per) {
+            Some(b) => b - 1,
+            None => u32::MAX,
+        };
+        match ones.checked_shl(nc) {
+            Some(group) if group >> nc == ones => Ok(nc_map & group == group),
+            _ => Ok(false),
+        }
     }
 
     /// Whether queue `q` of engine `eng` is reserved for NX cores (`ndmar_is_nx_ring`).
     pub const fn is_nx_ring(&self, eng: u32, q: u32) -> bool {
-        q == 14 && (self.nx_ring_engine_mask >> (eng % 16)) & 1 == 1
+        q == NX_RING_QUEUE && (self.nx_ring_engine_mask >> (eng % NX_RING_MASK_BITS)) & 1 == 1
     }
 
     /// Completion wait times for `count` descriptors (`ndma_get_wait_for_completion_time`):
@@ -159,10 +200,11 @@ impl Scalars {
         let base = u32::from(self.host_engines_stride) * hbm;
         let mut out = Vec::new();
         for &l in self.host_engines_local {
-            let id = u16::try_from(base + u32::from(l))
-                .map_err(|_| ArchError::HbmOutOfRange { hbm, limit: 0 })?;
+            // Only an inconsistent table gets here: the id it yields is not an engine.
+            let engine = base.saturating_add(u32::from(l));
+            let id = u16::try_from(engine).map_err(|_| ArchError::EngineOutOfRange { engine })?;
             out.push(id)
-                .map_err(|_| ArchError::HbmOutOfRange { hbm, limit: 0 })?;
+                .map_err(|_| ArchError::EngineOutOfRange { engine })?;
         }
         Ok(out)
     }
@@ -175,19 +217,30 @@ impl Scalars {
             return Err(ArchError::HbmOutOfRange { hbm, limit });
         }
         let k = self.nc_per_device / self.dram_channels.max(1);
-        let first = u8::try_from(hbm).map_err(|_| ArchError::HbmOutOfRange { hbm, limit })? * k;
+        let first = u8::try_from(hbm)
+            .ok()
+            .and_then(|h| h.checked_mul(k))
+            .ok_or(ArchError::HbmOutOfRange { hbm, limit })?;
         let mut out = Vec::new();
         for i in 0..k {
-            out.push(first + i)
-                .map_err(|_| ArchError::HbmOutOfRange { hbm, limit })?;
+            // Only an inconsistent table gets here (more than 2 cores per channel, or a core
+            // number past 255): name the core that does not fit.
+            let nc = first.checked_add(i);
+            let err = ArchError::NcOutOfRange {
+                nc: nc.map_or(u32::from(u8::MAX) + 1, u32::from),
+                limit: u32::from(self.nc_per_device),
+            };
+            out.push(nc.ok_or(err)?).map_err(|_| err)?;
         }
         Ok(out)
     }
 
     /// Row-group activity counter offset (`pe_get_row_grp_activity_counter_offset`, the
-    /// version-common callback): `base + row * xbus_count * perf_reg_grp_size`.
+    /// version-common callback): `base + row * xbus_count * perf_reg_grp_size`, in wrapping
+    /// 64-bit arithmetic as the vendor's C computes it (so no caller input can panic).
     pub const fn row_group_counter_offset(&self, base: u64, row: u32) -> u64 {
-        base + row as u64 * self.pe_xbus_count as u64 * self.pe_perf_reg_grp_size as u64
+        let stride = (self.pe_xbus_count as u64).wrapping_mul(self.pe_perf_reg_grp_size as u64);
+        base.wrapping_add((row as u64).wrapping_mul(stride))
     }
 
     /// BAR4 offset of device range `addr..addr+size` (`mmap_get_bar4_offset`): inside HBM
@@ -245,9 +298,10 @@ impl Scalars {
             let Some(rel) = off.checked_sub(base) else {
                 return false;
             };
-            [0x1000u64, 0x2_1000].iter().any(|&dir| {
+            QUEUE_BLOCKS_IN_UNIT.iter().any(|&dir| {
                 rel.checked_sub(dir).is_some_and(|r| {
-                    r < 16 * 0x1000 && WRITE_BLOCKED_QUEUE_REGS.contains(&(r % 0x1000))
+                    r < QUEUE_BLOCKS_BYTES
+                        && WRITE_BLOCKED_QUEUE_REGS.contains(&(r % QUEUE_STRIDE_BYTES))
                 })
             })
         })

@@ -26,6 +26,13 @@ pub const OSTAND_S2M_WR: s2m::OstandCfgWr = s2m::OstandCfgWr::new()
 const DATA_CFG_MAX_PKT_LIMIT: u16 = 0x100;
 /// Completion entries are 16 bytes; the engine counts them in 32-bit words.
 const COMPLETION_DESC_WORDS: u16 = 16 / 4;
+/// `m2s.cfg_len` as engine init programs it: the largest packet the 20-bit field holds
+/// (the same limit the `udma-desc` packet builder enforces) and 64 KiB encoded as length 0
+/// (the encoding `udma_desc::encode_size` produces). A `const`, so a limit that did not fit
+/// the field would fail the build instead of panicking in the setter.
+const CFG_LEN: m2s::CfgLen = m2s::CfgLen::new()
+    .with_max_pkt_size(udma_desc::MAX_PACKET_BYTES)
+    .with_encode_64k(true);
 
 /// `axi_m2s.ostand_cfg`: 128/128/128/32, or 111/8/0/0 when the max read AXI id is
 /// reserved (V2).
@@ -121,6 +128,37 @@ impl<A: Arch> ArchPacketLimit<A> {
     };
 }
 
+/// `A`'s engine-init scalars, checked at compile time against the register fields that
+/// receive them: the generated `bitfield-struct` setters panic on a value wider than the
+/// field, so an arch whose table does not fit must not build (rather than panic in
+/// [`Udma::init`], or be silently masked as the vendor's C would).
+struct ArchEngineScalars<A>(PhantomData<A>);
+
+impl<A: Arch> ArchEngineScalars<A> {
+    /// `SCALARS.num_beats`, which must fit `m2s_rd.data_cfg` `data_fifo_depth`.
+    const NUM_BEATS: u16 = {
+        let n = A::SCALARS.num_beats;
+        assert!(
+            m2s::DataCfg::new().with_data_fifo_depth_checked(n).is_ok(),
+            "the arch's num_beats does not fit m2s_rd.data_cfg data_fifo_depth"
+        );
+        n
+    };
+    /// `SCALARS.ostand_data_wr_wide`, which must fit `ostand_cfg_wr_2` `max_data_wr_ostand`.
+    const OSTAND_DATA_WR_WIDE: Option<u16> = {
+        let w = A::SCALARS.ostand_data_wr_wide;
+        if let Some(n) = w {
+            assert!(
+                s2m::OstandCfgWr2::new()
+                    .with_max_data_wr_ostand_checked(n)
+                    .is_ok(),
+                "the arch's ostand_data_wr_wide does not fit axi_s2m.ostand_cfg_wr_2"
+            );
+        }
+        w
+    };
+}
+
 /// One UDMA engine (unit) of arch `A`, reached through the register window `M` of the
 /// whole unit (offset 0 = the unit base).
 #[derive(Debug)]
@@ -193,17 +231,13 @@ impl<A: Arch, M: Mmio> Udma<A, M> {
         let s = &A::SCALARS;
         tx.write::<m2s::DataCfgReg>(
             m2s::DataCfg::new()
-                .with_data_fifo_depth(s.num_beats)
+                .with_data_fifo_depth(ArchEngineScalars::<A>::NUM_BEATS)
                 .with_max_pkt_limit(DATA_CFG_MAX_PKT_LIMIT),
         );
         tx.write::<m2s::AxiOstandCfg>(ostand_m2s(s.reserve_max_read_axi_id));
         genb.write::<general::AxiCfg1>(AXI_TIMEOUT);
         tx.write::<m2s::CompCfgApplicationAck>(0);
-        tx.write::<m2s::CfgLenReg>(
-            m2s::CfgLen::new()
-                .with_max_pkt_size(0xf_ffff)
-                .with_encode_64k(true),
-        );
+        tx.write::<m2s::CfgLenReg>(CFG_LEN);
         tx.write::<m2s::StreamCfgReg>(m2s::StreamCfg::new().with_rd_mode(true).with_rd_th(1));
         for q in QueueId::all() {
             genx.write32(gen_ex::tx_sel(q), gen_ex::SEL_NONE);
@@ -223,9 +257,9 @@ impl<A: Arch, M: Mmio> Udma<A, M> {
         }
         rx.write::<s2m::AxiOstandCfgRd>(ostand_s2m_rd(s.reserve_max_read_axi_id));
         rx.write::<s2m::AxiOstandCfgWr>(OSTAND_S2M_WR);
-        if let Some(wide) = s.ostand_data_wr_wide {
+        if let Some(wide) = ArchEngineScalars::<A>::OSTAND_DATA_WR_WIDE {
             let v = rx.read::<s2m::AxiOstandCfgWr2>();
-            rx.write::<s2m::AxiOstandCfgWr2>(v.with_max_data_wr_ostand(wide & 0x3ff));
+            rx.write::<s2m::AxiOstandCfgWr2>(v.with_max_data_wr_ostand(wide));
         }
         let spare = genb.read::<general::SpareZeroes0Reg>();
         genb.write::<general::SpareZeroes0Reg>(spare.with_disable_comp_head_report(false));
@@ -290,13 +324,15 @@ impl<A: Arch, M: Mmio> Udma<A, M> {
     }
 
     /// Writes typed register `R` of queue `q`, direction `dir`.
+    ///
+    /// Through a [`mmio::Window`], whose offset sum is checked: an impossible overflow is an
+    /// unmapped access, never an arithmetic panic.
     pub(crate) fn write_queue<R: Register>(&self, dir: Dir, q: QueueId, v: R::Value) {
-        self.regs
-            .write32(A::UDMA.queue_base(dir, q) + R::OFFSET, v.into());
+        self.regs.window(A::UDMA.queue_base(dir, q)).write::<R>(v);
     }
 
     /// Reads typed register `R` of queue `q`, direction `dir`.
     pub(crate) fn read_queue<R: Register>(&self, dir: Dir, q: QueueId) -> R::Value {
-        R::Value::from(self.regs.read32(A::UDMA.queue_base(dir, q) + R::OFFSET))
+        self.regs.window(A::UDMA.queue_base(dir, q)).read::<R>()
     }
 }
