@@ -29,8 +29,10 @@ const EMPTY: u32 = 0;
 const INITIALISING: u32 = 1;
 const READY: u32 = 2;
 const FREEING: u32 = 3;
+/// Bits of the state field; the reader count sits above them.
+const STATE_BITS: u32 = STATE_MASK.count_ones();
 /// One reader in the count kept above the two state bits.
-const READER: u32 = 1 << 2;
+const READER: u32 = 1 << STATE_BITS;
 
 /// A cell initialised at most once at a time, readable without locks, freeable and
 /// re-initialisable. `const`-constructible for use as a `static`.
@@ -86,8 +88,19 @@ impl<T> fmt::Debug for HalCell<T> {
         let w = self.word.load(Ordering::Relaxed);
         f.debug_struct("HalCell")
             .field("state", &(w & STATE_MASK))
-            .field("readers", &(w >> 2))
+            .field("readers", &(w >> STATE_BITS))
             .finish()
+    }
+}
+
+/// Drops a reader registration when [`HalCell::with`] returns, also if its closure unwinds
+/// (std builds): otherwise a panicking reader would leave the cell "in use" for ever and
+/// [`HalCell::free`] would refuse with [`FreeError::Busy`] from then on.
+struct ReaderGuard<'a>(&'a AtomicU32);
+
+impl Drop for ReaderGuard<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(READER, Ordering::Release);
     }
 }
 
@@ -180,11 +193,11 @@ impl<T> HalCell<T> {
                 Err(cur) => w = cur,
             }
         }
+        let _reader = ReaderGuard(&self.word);
         // SAFETY: we are a registered reader of a READY cell: the value was written before
-        // READY was published (Release/Acquire) and `free` cannot drop it until we leave.
-        let r = f(unsafe { (*self.slot.get()).assume_init_ref() });
-        self.word.fetch_sub(READER, Ordering::Release);
-        Some(r)
+        // READY was published (Release/Acquire) and `free` cannot drop it until `_reader`
+        // is dropped.
+        Some(f(unsafe { (*self.slot.get()).assume_init_ref() }))
     }
 
     /// A copy of the value, if ready.

@@ -223,3 +223,18 @@ fn init_hal_latches_dispatches_and_reports_base_layer_failures() {
     hal.free().unwrap();
     assert!(init_hal::<All>(&hal, &latch, &RegistrarInput::new(0x7565)).is_ok());
 }
+
+#[test]
+fn a_panicking_reader_does_not_pin_the_hal_state() {
+    let cell: HalCell<u32> = HalCell::new();
+    cell.init(|| Ok::<_, ()>(5)).unwrap();
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        cell.with(|_| panic!("reader fails"));
+    }));
+    assert!(r.is_err());
+    assert_eq!(
+        cell.free(),
+        Ok(()),
+        "the reader registration was released on unwind"
+    );
+}
