@@ -44,9 +44,13 @@ impl Access {
     }
 }
 
+/// One-shot read values a [`FakeRegs`] holds at once (enough for any poll sequence a test
+/// scripts; more are counted in [`FakeRegs::lost`]).
+const QUEUED_READS: usize = 16;
+
 struct State<const REGS: usize, const TRACE: usize> {
     values: LinearMap<usize, u32, REGS>,
-    queued: Deque<(usize, u32), 16>,
+    queued: Deque<(usize, u32), QUEUED_READS>,
     trace: Vec<Access, TRACE>,
     lost: usize,
 }
@@ -102,7 +106,8 @@ impl<const REGS: usize, const TRACE: usize> FakeRegs<REGS, TRACE> {
         });
     }
 
-    /// Queues a one-shot value that the next read of `offset` returns (FIFO per file).
+    /// Queues a one-shot value that the next read of `offset` returns (FIFO per file). At
+    /// most 16 values wait at once; one more is dropped and counted in [`lost`](Self::lost).
     pub fn queue_read(&self, offset: usize, value: u32) {
         self.with(|s| {
             if s.queued.push_back((offset, value)).is_err() {
@@ -145,7 +150,7 @@ impl<const REGS: usize, const TRACE: usize> FakeRegs<REGS, TRACE> {
     }
 
     /// Removes and returns the oldest queued value for `offset`, keeping the others in order.
-    fn take_queued(q: &mut Deque<(usize, u32), 16>, offset: usize) -> Option<u32> {
+    fn take_queued(q: &mut Deque<(usize, u32), QUEUED_READS>, offset: usize) -> Option<u32> {
         let mut found = None;
         for _ in 0..q.len() {
             if let Some(e) = q.pop_front() {

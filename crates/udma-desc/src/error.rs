@@ -1,6 +1,8 @@
 //! The one error type of the crate: every rejected input says what was wrong and with which value.
 
-use crate::{Direction, InvalidQueueId};
+use crate::{
+    Direction, InvalidQueueId, MAX_TRANSFER_BYTES, RING_MAX_SIZE, RING_MIN_SIZE, RING_SIZE_MULTIPLE,
+};
 
 /// Why a descriptor, ring or request was refused.
 ///
@@ -124,9 +126,9 @@ impl From<InvalidQueueId> for Error {
 impl core::fmt::Display for Error {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {
-            Error::ZeroSize => f.write_str("transfer size 0 (must be 1..=65536)"),
+            Error::ZeroSize => write!(f, "transfer size 0 (must be 1..={MAX_TRANSFER_BYTES})"),
             Error::SizeTooLarge { size } => {
-                write!(f, "transfer size {size} above 65536")
+                write!(f, "transfer size {size} above {MAX_TRANSFER_BYTES}")
             }
             Error::InvalidBarrier { value } => {
                 write!(
@@ -149,7 +151,8 @@ impl core::fmt::Display for Error {
             }
             Error::RingSizeOutOfRange { size } => write!(
                 f,
-                "ring size {size} outside 32..=16777200 descriptors or not a multiple of 16"
+                "ring size {size} outside {RING_MIN_SIZE}..={RING_MAX_SIZE} descriptors or not \
+                 a multiple of {RING_SIZE_MULTIPLE}"
             ),
             Error::StorageTooSmall {
                 capacity,
