@@ -2,12 +2,12 @@
 
 use core::sync::atomic::{Ordering, fence};
 
-use mmio::{Mmio, Register};
+use mmio::{Mmio, MmioExt};
 use udma_desc::{Doorbell, QueueId};
 
 use super::Udma;
 use crate::Arch;
-use crate::regs::queue::{Dir, DrtpInc};
+use crate::regs::queue::{Dir, DrtpInc, TailInc};
 
 /// Rings the tail-pointer increment (`+0x38`) of a queue of the unit window `M`.
 ///
@@ -20,7 +20,8 @@ pub struct UnitDoorbell<M>(pub M);
 #[inline]
 fn ring<M: Mmio>(regs: &M, dir: Dir, q: QueueId, count: u32) {
     fence(Ordering::SeqCst);
-    regs.write32(dir.queue_base(q) + DrtpInc::OFFSET, count);
+    regs.window(dir.queue_base(q))
+        .write::<DrtpInc>(TailInc::from_bits(count));
 }
 
 impl<M: Mmio> Doorbell for UnitDoorbell<M> {
@@ -34,13 +35,17 @@ impl<M: Mmio> Doorbell for UnitDoorbell<M> {
     }
 }
 
+/// The engine handle rings through the arch's register-offset set (`A::UDMA`), like every
+/// other per-queue access of [`Udma`].
 impl<A: Arch, M: Mmio> Doorbell for Udma<A, M> {
     #[inline]
     fn ring_rx(&self, queue: QueueId, count: u32) {
-        ring(self.regs(), Dir::Rx, queue, count)
+        fence(Ordering::SeqCst);
+        self.write_queue::<DrtpInc>(Dir::Rx, queue, TailInc::from_bits(count));
     }
     #[inline]
     fn ring_tx(&self, queue: QueueId, count: u32) {
-        ring(self.regs(), Dir::Tx, queue, count)
+        fence(Ordering::SeqCst);
+        self.write_queue::<DrtpInc>(Dir::Tx, queue, TailInc::from_bits(count));
     }
 }
