@@ -12,12 +12,20 @@ use crate::regs::queue::{
 
 /// Ring start and end alignment in bytes.
 pub const RING_ALIGN: u64 = 256;
-/// Smallest ring, in descriptors.
-pub const MIN_RING_SIZE: u32 = 32;
-/// Largest ring, in descriptors: the largest power of two under the hardware's 2^24 - 16.
-pub const MAX_RING_SIZE: u32 = 1 << 23;
-/// Bytes per descriptor.
-const DESC_BYTES: u64 = 16;
+/// Smallest ring, in descriptors (the same fact as [`udma_desc::RING_MIN_SIZE`]).
+pub const MIN_RING_SIZE: u32 = udma_desc::RING_MIN_SIZE;
+/// Largest ring, in descriptors: the largest power of two under the hardware's 2^24 - 16
+/// ([`udma_desc::RING_MAX_SIZE`]).
+pub const MAX_RING_SIZE: u32 = 1 << (u32::BITS - 1 - udma_desc::RING_MAX_SIZE.leading_zeros());
+/// Bytes per descriptor (widening of [`udma_desc::DESC_BYTES`]).
+const DESC_BYTES: u64 = udma_desc::DESC_BYTES as u64;
+
+const _: () = {
+    assert!(MAX_RING_SIZE == 1 << 23 && MAX_RING_SIZE <= udma_desc::RING_MAX_SIZE);
+    assert!(MAX_RING_SIZE.is_power_of_two() && MIN_RING_SIZE.is_power_of_two());
+    // 32 descriptors of 16 bytes end on a 256-byte boundary, so any larger power of two does.
+    assert!(MIN_RING_SIZE as u64 * DESC_BYTES % RING_ALIGN == 0);
+};
 
 /// A descriptor ring handed to a queue: its bus address and size in descriptors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
