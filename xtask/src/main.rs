@@ -80,15 +80,17 @@ fn fuzz(seconds: &str) -> Result<(), String> {
         return Err("cargo fuzz list failed (install with `cargo install cargo-fuzz`)".into());
     }
     for target in String::from_utf8_lossy(&list.stdout).split_whitespace() {
+        // Work corpus first (gitignored, grows), then the checked-in seeds (read as input).
+        let corpus = format!("corpus/{target}");
+        let seeds = format!("seeds/{target}");
+        std::fs::create_dir_all(format!("fuzz/{corpus}"))
+            .map_err(|e| format!("cannot create fuzz/{corpus}: {e}"))?;
         let mut c = Command::new("cargo");
-        c.args([
-            "+nightly",
-            "fuzz",
-            "run",
-            target,
-            "--",
-            &format!("-max_total_time={seconds}"),
-        ]);
+        c.args(["+nightly", "fuzz", "run", target, &corpus]);
+        if std::path::Path::new("fuzz").join(&seeds).is_dir() {
+            c.arg(&seeds);
+        }
+        c.args(["--", &format!("-max_total_time={seconds}")]);
         c.current_dir("fuzz");
         run(&format!("fuzz {target}"), c)?;
     }
