@@ -125,6 +125,7 @@ mod error;
 mod fault;
 mod iofic_model;
 mod model;
+mod offset_hasher;
 mod queue;
 pub mod scenario;
 mod transfer;

@@ -64,9 +64,12 @@ pub(crate) enum PairOutcome {
     Faulted(Fault),
 }
 
-/// Engine settings read from the unit's registers for one packet.
-#[derive(Clone, Copy, Debug)]
-struct Settings {
+/// Engine settings read from the unit's plain registers for a packet (cached by the unit
+/// until a plain register changes: see `UnitModel::settings`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Settings {
+    /// Either stream interface is disabled (`stream_cfg`).
+    stream_disabled: bool,
     encode_64k: bool,
     max_pkt: u64,
     max_desc: u32,
@@ -75,7 +78,8 @@ struct Settings {
 }
 
 impl Settings {
-    fn read(unit: &UnitModel) -> Self {
+    /// Reads the settings from the unit's registers.
+    pub(crate) fn read(unit: &UnitModel) -> Self {
         let cfg_len = unit.plain_as::<m2s::CfgLenReg>(m2s::CfgLenReg::ABS);
         let max_desc = match unit
             .plain_as::<m2s::DescPrefCfg2Reg>(m2s::DescPrefCfg2Reg::ABS)
@@ -85,6 +89,12 @@ impl Settings {
             n => u32::from(n),
         };
         Self {
+            stream_disabled: unit
+                .plain_as::<m2s::StreamCfgReg>(m2s::StreamCfgReg::ABS)
+                .disable()
+                || unit
+                    .plain_as::<s2m::StreamCfgReg>(s2m::StreamCfgReg::ABS)
+                    .stream_disabled(),
             encode_64k: cfg_len.encode_64k(),
             max_pkt: u64::from(cfg_len.max_pkt_size()),
             max_desc,
@@ -320,16 +330,10 @@ fn try_pair(
     if unit.m2s.state != EngineState::Normal || unit.s2m.state != EngineState::Normal {
         return wait(WaitReason::EngineNotRunning);
     }
-    if unit
-        .plain_as::<m2s::StreamCfgReg>(m2s::StreamCfgReg::ABS)
-        .disable()
-        || unit
-            .plain_as::<s2m::StreamCfgReg>(s2m::StreamCfgReg::ABS)
-            .stream_disabled()
-    {
+    let set = unit.settings();
+    if set.stream_disabled {
         return wait(WaitReason::StreamDisabled);
     }
-    let set = Settings::read(unit);
     let (Some(txq), Some(rxq)) = (unit.m2s.queues.get(q), unit.s2m.queues.get(q)) else {
         return wait(WaitReason::QueueDisabled);
     };

@@ -5,8 +5,6 @@
 //! reads back what was written (or its reset value), so bring-up code that programs AXI, prefetch
 //! or address-selector registers sees ordinary hardware.
 
-use std::collections::HashMap;
-
 use khal::regs::queue::{self as kq, QSwCtrl, RingLen, TxRlimitMask};
 use khal::regs::{general, m2s, s2m, unit as ub};
 use mmio::Register;
@@ -14,7 +12,9 @@ use mmio::Register;
 use crate::engine_state::EngineState;
 use crate::fault::{Direction, Fault};
 use crate::iofic_model::{GROUP_A, GROUP_B, Level, RaisedAbort, UnitIofic};
+use crate::offset_hasher::OffsetMap;
 use crate::queue::QueueModel;
+use crate::transfer::Settings;
 
 /// Queues per direction.
 pub const QUEUES: usize = udma_desc::QUEUES_PER_ENGINE as usize;
@@ -125,7 +125,10 @@ pub(crate) struct UnitModel {
     pub(crate) m2s: DirectionModel,
     pub(crate) s2m: DirectionModel,
     pub(crate) iofic: UnitIofic,
-    plain: HashMap<usize, u32>,
+    plain: OffsetMap<u32>,
+    /// The data path's per-packet view of the plain registers, read once and kept until the
+    /// next plain register write (bring-up writes them; packets only read them).
+    settings: Option<Settings>,
 }
 
 impl UnitModel {
@@ -134,8 +137,25 @@ impl UnitModel {
             m2s: DirectionModel::new(),
             s2m: DirectionModel::new(),
             iofic: UnitIofic::new(),
-            plain: HashMap::new(),
+            plain: OffsetMap::default(),
+            settings: None,
         }
+    }
+
+    /// Stores a plain register; the cached packet settings are re-read on next use.
+    fn set_plain(&mut self, off: usize, value: u32) {
+        self.plain.insert(off, value);
+        self.settings = None;
+    }
+
+    /// The engine settings a packet runs with, as the plain registers hold them now.
+    pub(crate) fn settings(&mut self) -> Settings {
+        if let Some(s) = self.settings {
+            return s;
+        }
+        let s = Settings::read(self);
+        self.settings = Some(s);
+        s
     }
 
     pub(crate) fn dir(&self, d: Direction) -> &DirectionModel {
@@ -235,7 +255,7 @@ impl UnitModel {
                         }
                     }
                     _ => {
-                        self.plain.insert(off, value);
+                        self.set_plain(off, value);
                     }
                 }
                 Wake::None
@@ -246,12 +266,12 @@ impl UnitModel {
                     Wake::None
                 }
                 None => {
-                    self.plain.insert(off, value);
+                    self.set_plain(off, value);
                     Wake::None
                 }
             },
             Reg::Engine(..) | Reg::Plain => {
-                self.plain.insert(off, value);
+                self.set_plain(off, value);
                 // Stream enables and packet limits live here: let waiting queues re-check.
                 Wake::All
             }
@@ -384,5 +404,27 @@ mod tests {
         assert_eq!(u.read(0x310), 0x0100_08f8);
         u.write(0x3a300, 0x05f5_e100);
         assert_eq!(u.read(0x3a300), 0x05f5_e100);
+    }
+
+    #[test]
+    fn cached_packet_settings_follow_every_register_they_read() {
+        let mut u = UnitModel::new();
+        let regs = [
+            m2s::StreamCfgReg::ABS,
+            s2m::StreamCfgReg::ABS,
+            m2s::CfgLenReg::ABS,
+            m2s::DescPrefCfg2Reg::ABS,
+            m2s::ErrLogMaskReg::ABS,
+            s2m::ErrLogMaskReg::ABS,
+        ];
+        for off in regs {
+            let before = u.settings();
+            let old = u.read(off);
+            u.write(off, !old);
+            assert_eq!(u.settings(), Settings::read(&u), "after writing {off:#x}");
+            assert_ne!(u.settings(), before, "{off:#x} changes the settings");
+            u.write(off, old);
+            assert_eq!(u.settings(), before, "restoring {off:#x}");
+        }
     }
 }

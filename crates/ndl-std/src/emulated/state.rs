@@ -241,17 +241,15 @@ impl DeviceState {
                 channel: u8::try_from(channel).map_err(|_| Errno::INVAL)?,
             },
         };
-        let len = usize::try_from(size).map_err(|_| Errno::NOMEM)?;
+        usize::try_from(size).map_err(|_| Errno::NOMEM)?;
+        // `alloc_zeroed` clears only bytes written before: fresh memory costs no memset.
         let addr = self.emu.with_memory(|m| {
             let region = m.find(kind).ok_or(Errno::INVAL)?;
-            let addr = m
-                .alloc(region, size, align.max(PAGE))
+            m.alloc_zeroed(region, size, align.max(PAGE))
                 .map_err(|e| match e {
                     AllocError::OutOfMemory { .. } => Errno::NOMEM,
                     _ => Errno::INVAL,
-                })?;
-            m.fill(addr, len, 0).map_err(|_| Errno::FAULT)?;
-            Ok(addr)
+                })
         })?;
         let cookie = self.new_cookie(Object {
             backing: Backing::Memory { addr },
