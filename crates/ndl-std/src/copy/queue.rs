@@ -245,7 +245,8 @@ impl<'a, K: Kernel, A: Arch> DmaQueue<'a, K, A> {
             self.rings.tx().ring().next_index(),
             self.rings.rx().ring().next_index(),
         );
-        let deadline = Instant::now() + timeout;
+        // A timeout too long to add to "now" (`Duration::MAX`) means "no deadline".
+        let deadline = Instant::now().checked_add(timeout);
         loop {
             let (tx, rx) = self.heads();
             if (tx.offset(), rx.offset()) == want {
@@ -255,7 +256,7 @@ impl<'a, K: Kernel, A: Arch> DmaQueue<'a, K, A> {
             if txs == UdmaState::Abort || rxs == UdmaState::Abort {
                 return Err(CopyError::Aborted { tx: txs, rx: rxs });
             }
-            if Instant::now() >= deadline {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
                 return Err(CopyError::Timeout {
                     timeout,
                     tx_head: tx.offset(),
