@@ -247,6 +247,30 @@ fn refusals_are_typed() {
         copy(&dev, b"x", &bad_engine),
         Err(CopyError::Ndl(ndl_std::Error::OutOfRange { .. }))
     ));
+    // A range running past the top of the address space is refused, nothing written.
+    {
+        let mut q = DmaQueue::<_, khal_cayman::Cayman>::open(&dev, 0, QueueId::new(2).unwrap(), 64)
+            .unwrap();
+        let top = u64::MAX - 0xfff;
+        assert_eq!(
+            q.prepare(top, 0x1000, 0x1001),
+            Err(CopyError::Ndl(ndl_std::Error::OutOfRange {
+                cmd: "DmaQueue::prepare",
+                what: "src + len",
+                value: top,
+            }))
+        );
+        assert_eq!(
+            q.prepare(0x1000, top, 0x2000),
+            Err(CopyError::Ndl(ndl_std::Error::OutOfRange {
+                cmd: "DmaQueue::prepare",
+                what: "dst + len",
+                value: top,
+            }))
+        );
+        // Ending exactly at the top is a valid range.
+        assert_eq!(q.prepare(top, 0x1000, 0x1000), Ok(1));
+    }
     assert_eq!(
         verify(b"abc", b"abd"),
         Err(CopyError::Mismatch {

@@ -199,6 +199,18 @@ impl<'a, K: Kernel, A: Arch> DmaQueue<'a, K, A> {
         if len == 0 {
             return Err(CopyError::Empty);
         }
+        // Every descriptor address is `src + off` / `dst + off` with `off < len`: a range
+        // past the top of the 64-bit address space is refused, not wrapped (or a panic).
+        for (what, base) in [("src + len", src), ("dst + len", dst)] {
+            if base.checked_add(len - 1).is_none() {
+                return Err(Error::OutOfRange {
+                    cmd: "DmaQueue::prepare",
+                    what,
+                    value: base,
+                }
+                .into());
+            }
+        }
         let chunk = u64::from(MAX_TRANSFER_BYTES);
         let needed = len.div_ceil(chunk);
         let room = self.room();
