@@ -97,8 +97,11 @@ impl<'a, K: Kernel> Device<'a, K> {
     }
 
     /// Pins this gateway's fd for one call (opening the cached fd on first use).
+    ///
+    /// The guard borrows the gateway: behind a [`DeviceHandle`] the fd is the handle's own,
+    /// closed when the handle drops, so a guard must not outlive it.
     #[inline]
-    pub fn pin(&self) -> Result<PinnedFd<'a, K>> {
+    pub fn pin(&self) -> Result<PinnedFd<'_, K>> {
         let ndl = self.ndl;
         match self.source {
             Source::Slot(slot) => slot
@@ -193,6 +196,27 @@ impl<'a, K: Kernel> Misc<'a, K> {
 
 /// A device opened read-write whose fd lives in the handle (the copy/memset paths and
 /// mmap use it). It dereferences to [`Device`], so every device command works on it.
+///
+/// A pinned fd borrows the handle, so it cannot outlive the fd it names:
+///
+/// ```
+/// # use ndl_std::{Ndl, Generation, emulated::EmulatedKernel};
+/// let ndl = Ndl::with_kernel(EmulatedKernel::new(Generation::V3, 1)?);
+/// let handle = ndl.open_device(0)?;
+/// assert_eq!(handle.pin()?.fd(), handle.fd());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// ```compile_fail
+/// # use ndl_std::{Ndl, Generation, emulated::EmulatedKernel};
+/// let ndl = Ndl::with_kernel(EmulatedKernel::new(Generation::V3, 1)?);
+/// let pinned = {
+///     let handle = ndl.open_device(0)?;
+///     handle.pin()? // error: `handle` does not live long enough (its drop closes the fd)
+/// };
+/// # drop(pinned);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug)]
 pub struct DeviceHandle<'a, K: Kernel> {
     dev: Device<'a, K>,

@@ -25,14 +25,17 @@ pub struct Mapping<'a, K: Kernel> {
 
 impl<'a, K: Kernel> Mapping<'a, K> {
     /// Maps `len` bytes of the object behind `cookie` on `fd`.
-    pub(crate) fn map(kernel: &'a K, fd: RawFd, cookie: u64, len: u64) -> Result<Self> {
+    ///
+    /// # Safety
+    /// `fd` must be an fd of `kernel` that stays open for the duration of the call.
+    pub(crate) unsafe fn map(kernel: &'a K, fd: RawFd, cookie: u64, len: u64) -> Result<Self> {
         let err = |errno| Error::Mmap {
             offset: cookie,
             len,
             errno,
         };
         let size = usize::try_from(len).map_err(|_| err(rustix::io::Errno::NOMEM))?;
-        // SAFETY: the caller holds `fd` open across this call.
+        // SAFETY: forwarded from this function's contract (`fd` open across the call).
         let region = unsafe { kernel.mmap(fd, size, cookie) }.map_err(err)?;
         Ok(Self {
             kernel,

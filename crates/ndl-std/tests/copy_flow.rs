@@ -134,7 +134,8 @@ fn copies_step_by_step_in_manual_mode<A: Arch>() {
     ));
     let run = model.run_until_idle();
     assert_eq!((run.packets, run.bytes, run.faults), (4, 200_000, 0));
-    q.wait(Duration::from_secs(1)).unwrap();
+    // No deadline (an unrepresentable one used to panic on `Instant + Duration`).
+    q.wait(Duration::MAX).unwrap();
     q.ack(pairs).unwrap();
     let mut back = vec![0u8; 200_000];
     dev.mem_buf_copy_from(dst.mem, 0, &mut back).unwrap();
@@ -246,6 +247,30 @@ fn refusals_are_typed() {
         copy(&dev, b"x", &bad_engine),
         Err(CopyError::Ndl(ndl_std::Error::OutOfRange { .. }))
     ));
+    // A range running past the top of the address space is refused, nothing written.
+    {
+        let mut q = DmaQueue::<_, khal_cayman::Cayman>::open(&dev, 0, QueueId::new(2).unwrap(), 64)
+            .unwrap();
+        let top = u64::MAX - 0xfff;
+        assert_eq!(
+            q.prepare(top, 0x1000, 0x1001),
+            Err(CopyError::Ndl(ndl_std::Error::OutOfRange {
+                cmd: "DmaQueue::prepare",
+                what: "src + len",
+                value: top,
+            }))
+        );
+        assert_eq!(
+            q.prepare(0x1000, top, 0x2000),
+            Err(CopyError::Ndl(ndl_std::Error::OutOfRange {
+                cmd: "DmaQueue::prepare",
+                what: "dst + len",
+                value: top,
+            }))
+        );
+        // Ending exactly at the top is a valid range.
+        assert_eq!(q.prepare(top, 0x1000, 0x1000), Ok(1));
+    }
     assert_eq!(
         verify(b"abc", b"abd"),
         Err(CopyError::Mismatch {

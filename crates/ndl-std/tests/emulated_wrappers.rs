@@ -647,7 +647,8 @@ fn notifications_and_mmap_pairing() {
         ioctl_err("NEURON_IOCTL_DMABUF_FD", Errno::INVAL)
     );
     // mmap needs the read-write handle fd: the O_RDONLY cached fd is refused.
-    let ro = ndl.device(0).unwrap().pin().unwrap();
+    let cached = ndl.device(0).unwrap();
+    let ro = cached.pin().unwrap();
     // SAFETY: `ro` is open; the mapping is never accessed.
     let e = unsafe { ndl.kernel().mmap(ro.fd(), 4096, cookie) }.unwrap_err();
     assert_eq!(e, Errno::ACCESS);

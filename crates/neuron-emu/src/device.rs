@@ -209,16 +209,25 @@ impl Device {
 
     /// Waits until the device is idle (for the background engine); false on timeout.
     pub fn wait_idle(&self, timeout: Duration) -> bool {
-        let deadline = Instant::now() + timeout;
+        // A timeout too long to add to "now" (`Duration::MAX`) means "no deadline".
+        let deadline = Instant::now().checked_add(timeout);
         let mut m = self.shared.lock();
         while m.has_work() {
-            let now = Instant::now();
-            if now >= deadline {
-                return false;
-            }
-            m = match self.shared.idle.wait_timeout(m, deadline - now) {
-                Ok((g, _)) => g,
-                Err(p) => p.into_inner().0,
+            m = match deadline {
+                Some(deadline) => {
+                    let now = Instant::now();
+                    if now >= deadline {
+                        return false;
+                    }
+                    match self.shared.idle.wait_timeout(m, deadline - now) {
+                        Ok((g, _)) => g,
+                        Err(p) => p.into_inner().0,
+                    }
+                }
+                None => match self.shared.idle.wait(m) {
+                    Ok(g) => g,
+                    Err(p) => p.into_inner(),
+                },
             };
         }
         true

@@ -70,7 +70,7 @@ impl core::fmt::Display for LineError<'_> {
             ),
             LineError::NotNumber(name, tok) => write!(
                 f,
-                "field {name} '{}' is not a number (0x hex or decimal)",
+                "field {name} '{}' is not a 64-bit number (0x hex or decimal)",
                 String::from_utf8_lossy(tok)
             ),
             LineError::RingId(name, v) => write!(f, "{name} {v} above 3"),

@@ -244,7 +244,10 @@ pub fn parse_u64(s: &str) -> Result<u64, String> {
         Some(h) => u64::from_str_radix(h, 16),
         None => t.parse(),
     }
-    .map_err(|_| format!("'{s}' is not a number (use 0x-prefixed hex or decimal)"))
+    .map_err(|e| match e.kind() {
+        core::num::IntErrorKind::PosOverflow => format!("'{s}' does not fit in 64 bits"),
+        _ => format!("'{s}' is not a number (use 0x-prefixed hex or decimal)"),
+    })
 }
 
 fn parse_addr_arg(s: &str) -> Result<u64, String> {

@@ -277,6 +277,37 @@ fn single_build_refuses_bad_input_in_one_sentence() {
         .assert()
         .failure()
         .stderr(predicate::str::contains("0xZZ"));
+    // A well-formed address too large for 64 bits says so, not "not a number".
+    tool()
+        .args([
+            "desc",
+            "build",
+            "--tx-ring",
+            "1",
+            "--rx-ring",
+            "1",
+            "--src",
+            "0x10000000000000000",
+            "--dst",
+            "0",
+            "--size",
+            "1",
+        ])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "'0x10000000000000000' does not fit in 64 bits",
+        ));
+}
+
+#[test]
+fn batch_names_a_field_too_large_for_64_bits() {
+    tool()
+        .args(["desc", "build", "--batch"])
+        .write_stdin("1 1 0x10000000000000000 0x2000 4096 0 0\n")
+        .assert()
+        .success()
+        .stdout("err field src '0x10000000000000000' is not a 64-bit number (0x hex or decimal)\n");
 }
 
 #[test]

@@ -158,8 +158,10 @@ pub fn copy_on<K: Kernel, A: Arch>(
         what: "queue",
         value: options.queue.into(),
     })?;
-    let mut q = DmaQueue::<K, A>::open(dev, options.engine, queue, options.ring_size)?;
     let len = data.len() as u64;
+    // The buffers are declared before the queue so that they are dropped after it: on every
+    // early return (a timeout with the engine still running, an abort) the queue is reset
+    // first, and only then is memory the engine may still write freed.
     let src = Owned {
         dev,
         buf: alloc_dma::<K, A>(dev, len, 64, options.src)?,
@@ -168,6 +170,7 @@ pub fn copy_on<K: Kernel, A: Arch>(
         dev,
         buf: alloc_dma::<K, A>(dev, len, 64, options.dst)?,
     };
+    let mut q = DmaQueue::<K, A>::open(dev, options.engine, queue, options.ring_size)?;
     dev.mem_buf_copy_to(src.buf.mem, 0, data)?;
 
     let chunk = u64::from(udma_desc::MAX_TRANSFER_BYTES);

@@ -199,6 +199,18 @@ impl<'a, K: Kernel, A: Arch> DmaQueue<'a, K, A> {
         if len == 0 {
             return Err(CopyError::Empty);
         }
+        // Every descriptor address is `src + off` / `dst + off` with `off < len`: a range
+        // past the top of the 64-bit address space is refused, not wrapped (or a panic).
+        for (what, base) in [("src + len", src), ("dst + len", dst)] {
+            if base.checked_add(len - 1).is_none() {
+                return Err(Error::OutOfRange {
+                    cmd: "DmaQueue::prepare",
+                    what,
+                    value: base,
+                }
+                .into());
+            }
+        }
         let chunk = u64::from(MAX_TRANSFER_BYTES);
         let needed = len.div_ceil(chunk);
         let room = self.room();
@@ -245,7 +257,8 @@ impl<'a, K: Kernel, A: Arch> DmaQueue<'a, K, A> {
             self.rings.tx().ring().next_index(),
             self.rings.rx().ring().next_index(),
         );
-        let deadline = Instant::now() + timeout;
+        // A timeout too long to add to "now" (`Duration::MAX`) means "no deadline".
+        let deadline = Instant::now().checked_add(timeout);
         loop {
             let (tx, rx) = self.heads();
             if (tx.offset(), rx.offset()) == want {
@@ -255,7 +268,7 @@ impl<'a, K: Kernel, A: Arch> DmaQueue<'a, K, A> {
             if txs == UdmaState::Abort || rxs == UdmaState::Abort {
                 return Err(CopyError::Aborted { tx: txs, rx: rxs });
             }
-            if Instant::now() >= deadline {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
                 return Err(CopyError::Timeout {
                     timeout,
                     tx_head: tx.offset(),

@@ -471,7 +471,9 @@ impl<'a, K: Kernel> DeviceHandle<'a, K> {
     /// Maps `len` bytes of the object behind `cookie` (from an info ioctl) on this handle's
     /// read-write fd; a writable shared mapping needs a read-write fd.
     pub fn map(&self, cookie: u64, len: u64) -> Result<Mapping<'a, K>> {
-        Mapping::map(self.ndl().kernel(), self.fd(), cookie, len)
+        // SAFETY: the handle's own fd, open until the handle drops, and `self` is borrowed
+        // for the whole call.
+        unsafe { Mapping::map(self.ndl().kernel(), self.fd(), cookie, len) }
     }
 
     /// RESOURCE_MMAP_INFO, then mmap of the whole resource.
