@@ -279,6 +279,13 @@ fn refusals_are_typed() {
             found: b'd'
         })
     );
+    assert_eq!(
+        verify(b"abc", b"ab"),
+        Err(CopyError::LengthMismatch {
+            expected: 3,
+            found: 2
+        })
+    );
     // The real kernel has no BAR0 register resource: the flow fails at the mapping step
     // (here on an ordinary file, whose ioctls answer ENOTTY at DEVICE_INFO).
     let dir = tempfile::tempdir().unwrap();

@@ -58,6 +58,14 @@ pub enum CopyError {
         /// Destination byte.
         found: u8,
     },
+    /// The destination read back has another length than the source.
+    #[error("read back {found} bytes where the source has {expected}")]
+    LengthMismatch {
+        /// Source length.
+        expected: u64,
+        /// Length read back.
+        found: u64,
+    },
     /// A copy of zero bytes (a descriptor cannot carry it).
     #[error("nothing to copy")]
     Empty,

@@ -212,10 +212,9 @@ pub fn verify(expected: &[u8], found: &[u8]) -> Result<(), CopyError> {
             expected: expected.get(i).copied().unwrap_or(0),
             found: found.get(i).copied().unwrap_or(0),
         }),
-        None if expected.len() != found.len() => Err(CopyError::Mismatch {
-            offset: expected.len().min(found.len()) as u64,
-            expected: 0,
-            found: 0,
+        None if expected.len() != found.len() => Err(CopyError::LengthMismatch {
+            expected: expected.len() as u64,
+            found: found.len() as u64,
         }),
         None => Ok(()),
     }
