@@ -63,6 +63,40 @@ unsafe fn call_on<const REQ: u32, A, K: Kernel + ?Sized>(
     check(req.name(), ret)
 }
 
+/// The two calls every gateway offers on top of its `pin`: one ioctl on the pinned fd, and
+/// the 64-bit-then-legacy fallback. Written once for [`Device`] and [`Misc`].
+macro_rules! gateway_calls {
+    ($gate:ident) => {
+        impl<K: Kernel> $gate<'_, K> {
+            /// Issues a catalog request on this gateway's fd (use through `ioctl!`).
+            ///
+            /// # Safety
+            /// Every user address inside `arg` must be valid for the accesses the command
+            /// makes.
+            pub(crate) unsafe fn call<const REQ: u32, A>(
+                &self,
+                req: &Request<A>,
+                arg: &mut A,
+            ) -> Result<()> {
+                let fd = self.pin()?;
+                // SAFETY: forwarded from the caller.
+                unsafe { call_on::<REQ, A, K>(self.ndl.kernel(), &fd, req, arg) }
+            }
+
+            /// Runs the 64-bit form, falling back to the legacy form as [`crate::compat`]
+            /// describes.
+            pub(crate) fn compat<T>(
+                &self,
+                family: Family,
+                modern: impl FnOnce() -> Result<T>,
+                legacy: impl FnOnce() -> Result<T>,
+            ) -> Result<T> {
+                crate::compat::with_fallback(self.ndl.compat(), family, modern, legacy)
+            }
+        }
+    };
+}
+
 #[derive(Debug, Clone, Copy)]
 enum Source<'a> {
     Slot(&'a FdSlot),
@@ -116,31 +150,9 @@ impl<'a, K: Kernel> Device<'a, K> {
             Source::Owned(fd) => Ok(PinnedFd::borrowed(fd, ndl.kernel())),
         }
     }
-
-    /// Issues a catalog request on this device's fd (use through `ioctl!`).
-    ///
-    /// # Safety
-    /// Every user address inside `arg` must be valid for the accesses the command makes.
-    pub(crate) unsafe fn call<const REQ: u32, A>(
-        &self,
-        req: &Request<A>,
-        arg: &mut A,
-    ) -> Result<()> {
-        let fd = self.pin()?;
-        // SAFETY: forwarded from the caller.
-        unsafe { call_on::<REQ, A, K>(self.ndl.kernel(), &fd, req, arg) }
-    }
-
-    /// Runs the 64-bit form, falling back to the legacy form as [`crate::compat`] describes.
-    pub(crate) fn compat<T>(
-        &self,
-        family: Family,
-        modern: impl FnOnce() -> Result<T>,
-        legacy: impl FnOnce() -> Result<T>,
-    ) -> Result<T> {
-        crate::compat::with_fallback(self.ndl.compat(), family, modern, legacy)
-    }
 }
+
+gateway_calls!(Device);
 
 /// The device-global gateway: one process-wide fd on `neuron0` (configurable) opened
 /// write-only, which is what selects the driver's free-access lane.
@@ -168,31 +180,9 @@ impl<'a, K: Kernel> Misc<'a, K> {
                 errno,
             })
     }
-
-    /// Issues a catalog request on the misc fd (use through `ioctl!`).
-    ///
-    /// # Safety
-    /// Every user address inside `arg` must be valid for the accesses the command makes.
-    pub(crate) unsafe fn call<const REQ: u32, A>(
-        &self,
-        req: &Request<A>,
-        arg: &mut A,
-    ) -> Result<()> {
-        let fd = self.pin()?;
-        // SAFETY: forwarded from the caller.
-        unsafe { call_on::<REQ, A, K>(self.ndl.kernel(), &fd, req, arg) }
-    }
-
-    /// Runs the newer form, falling back to the legacy form as [`crate::compat`] describes.
-    pub(crate) fn compat<T>(
-        &self,
-        family: Family,
-        modern: impl FnOnce() -> Result<T>,
-        legacy: impl FnOnce() -> Result<T>,
-    ) -> Result<T> {
-        crate::compat::with_fallback(self.ndl.compat(), family, modern, legacy)
-    }
 }
+
+gateway_calls!(Misc);
 
 /// A device opened read-write whose fd lives in the handle (the copy/memset paths and
 /// mmap use it). It dereferences to [`Device`], so every device command works on it.
