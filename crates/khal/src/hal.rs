@@ -134,7 +134,7 @@ impl<T> HalCell<T> {
     /// assert_eq!(cell.init(|| Ok::<_, ()>(7)), Ok(InitOutcome::Initialised));
     /// assert_eq!(cell.init(|| Ok::<_, ()>(8)), Ok(InitOutcome::AlreadyInitialised));
     /// assert_eq!(cell.get(), Some(7));
-    /// cell.free().unwrap();
+    /// assert_eq!(cell.free(), Ok(()));
     /// assert_eq!(cell.init(|| Ok::<_, ()>(9)), Ok(InitOutcome::Initialised), "init after free");
     /// ```
     pub fn init<E>(&self, f: impl FnOnce() -> Result<T, E>) -> Result<InitOutcome, E> {

@@ -82,6 +82,14 @@ fn tool() -> Command {
     Command::cargo_bin("neuron-tool").unwrap()
 }
 
+/// `neuron-tool desc build` with the ring ids and addresses given (size and flags to add).
+fn desc_build(tx_ring: &str, rx_ring: &str, src: &str, dst: &str) -> Command {
+    let mut cmd = tool();
+    cmd.args(["desc", "build", "--tx-ring", tx_ring, "--rx-ring", rx_ring])
+        .args(["--src", src, "--dst", dst]);
+    cmd
+}
+
 #[test]
 fn batch_matches_every_golden_vector_byte_for_byte() {
     let rows = rows();
@@ -234,21 +242,8 @@ fn single_build_refuses_bad_input_in_one_sentence() {
         assert_eq!(err.lines().count(), 1, "{err}");
     }
     // Ring id out of range: our own check, one sentence.
-    tool()
-        .args([
-            "desc",
-            "build",
-            "--tx-ring",
-            "4",
-            "--rx-ring",
-            "1",
-            "--src",
-            "0",
-            "--dst",
-            "0",
-            "--size",
-            "1",
-        ])
+    desc_build("4", "1", "0", "0")
+        .args(["--size", "1"])
         .assert()
         .failure()
         .stderr("error: --tx-ring 4 is not a ring id (0..3)\n");
@@ -259,40 +254,14 @@ fn single_build_refuses_bad_input_in_one_sentence() {
         .assert()
         .failure()
         .stderr(predicate::str::contains("5XiB"));
-    tool()
-        .args([
-            "desc",
-            "build",
-            "--tx-ring",
-            "1",
-            "--rx-ring",
-            "1",
-            "--src",
-            "0xZZ",
-            "--dst",
-            "0",
-            "--size",
-            "1",
-        ])
+    desc_build("1", "1", "0xZZ", "0")
+        .args(["--size", "1"])
         .assert()
         .failure()
         .stderr(predicate::str::contains("0xZZ"));
     // A well-formed address too large for 64 bits says so, not "not a number".
-    tool()
-        .args([
-            "desc",
-            "build",
-            "--tx-ring",
-            "1",
-            "--rx-ring",
-            "1",
-            "--src",
-            "0x10000000000000000",
-            "--dst",
-            "0",
-            "--size",
-            "1",
-        ])
+    desc_build("1", "1", "0x10000000000000000", "0")
+        .args(["--size", "1"])
         .assert()
         .failure()
         .stderr(predicate::str::contains(
@@ -312,19 +281,7 @@ fn batch_names_a_field_too_large_for_64_bits() {
 
 #[test]
 fn sizes_accept_binary_suffixes() {
-    tool()
-        .args([
-            "desc",
-            "build",
-            "--tx-ring",
-            "1",
-            "--rx-ring",
-            "1",
-            "--src",
-            "0x1000",
-            "--dst",
-            "0x2000",
-        ])
+    desc_build("1", "1", "0x1000", "0x2000")
         .args(["--size", "64KiB", "--barrier", "dmb"])
         .assert()
         .success()
