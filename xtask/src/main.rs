@@ -8,6 +8,9 @@
 //!   makes it fail with a duplicate `panic_impl` lang item.
 //! * `fuzz [SECONDS]` — run each cargo-fuzz target for a bounded time (nightly; not in `ci`).
 //! * `bench` — `cargo bench` for the whole workspace.
+//! * `package` — every crate must be publishable on its own: no file of a crate reaches outside
+//!   its directory (`include_str!` of `../..`), every table a crate carries is byte-identical to
+//!   the project's `reference/` copy, and `cargo package --workspace --no-verify` succeeds.
 
 use std::process::{Command, ExitCode};
 
@@ -48,6 +51,96 @@ fn nostd() -> Result<(), String> {
     run("no_std check", c)
 }
 
+/// The crate directories of the workspace (`crates/*`).
+fn crate_dirs() -> Result<Vec<std::path::PathBuf>, String> {
+    let mut dirs: Vec<_> = std::fs::read_dir("crates")
+        .map_err(|e| format!("cannot list crates/: {e}"))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.join("Cargo.toml").is_file())
+        .collect();
+    dirs.sort();
+    Ok(dirs)
+}
+
+/// Every file below `dir`, skipping build output.
+fn files_below(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.file_name().is_some_and(|n| n == "target") {
+            continue;
+        }
+        if path.is_dir() {
+            files_below(&path, out);
+        } else {
+            out.push(path);
+        }
+    }
+}
+
+/// A crate is packaged from its own directory: a source that includes `../..` would not build
+/// from the published tarball, and a table copied into a crate must stay the reference's bytes.
+fn self_contained() -> Result<(), String> {
+    let mut problems = Vec::new();
+    for dir in crate_dirs()? {
+        let mut files = Vec::new();
+        files_below(&dir, &mut files);
+        for file in files {
+            let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("");
+            let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if ext == "rs" {
+                let text = std::fs::read_to_string(&file).unwrap_or_default();
+                for (i, line) in text.lines().enumerate() {
+                    if line.contains("\"/../") || line.contains("#[path = \"../") {
+                        problems.push(format!(
+                            "{}:{}: reaches outside the crate: {}",
+                            file.display(),
+                            i + 1,
+                            line.trim()
+                        ));
+                    }
+                }
+            } else if matches!(ext, "tsv" | "md") {
+                let reference = std::path::Path::new("reference").join(name);
+                if reference.is_file()
+                    && std::fs::read(&reference).ok() != std::fs::read(&file).ok()
+                {
+                    problems.push(format!(
+                        "{}: differs from {} (copy the reference table again)",
+                        file.display(),
+                        reference.display()
+                    ));
+                }
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "crates are not self-contained:\n{}",
+            problems.join("\n")
+        ))
+    }
+}
+
+fn package() -> Result<(), String> {
+    self_contained()?;
+    let mut c = cargo();
+    c.args([
+        "package",
+        "--workspace",
+        "--exclude",
+        "xtask",
+        "--no-verify",
+        "--allow-dirty",
+        "--quiet",
+    ]);
+    run("package", c)
+}
+
 fn ci() -> Result<(), String> {
     let mut c = cargo();
     c.args(["fmt", "--all", "--check"]);
@@ -67,7 +160,8 @@ fn ci() -> Result<(), String> {
     let mut c = cargo();
     c.args(["doc", "--workspace", "--no-deps"]);
     c.env("RUSTDOCFLAGS", "-D warnings");
-    run("docs", c)
+    run("docs", c)?;
+    package()
 }
 
 fn fuzz(seconds: &str) -> Result<(), String> {
@@ -103,13 +197,14 @@ fn main() -> ExitCode {
         Some("ci") => ci(),
         Some("test") => test(),
         Some("nostd") => nostd(),
+        Some("package") => package(),
         Some("fuzz") => fuzz(args.get(1).map(String::as_str).unwrap_or("30")),
         Some("bench") => {
             let mut c = cargo();
             c.args(["bench", "--workspace"]);
             run("bench", c)
         }
-        _ => Err("usage: cargo xtask <ci|test|nostd|fuzz [SECONDS]|bench>".into()),
+        _ => Err("usage: cargo xtask <ci|test|nostd|package|fuzz [SECONDS]|bench>".into()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
