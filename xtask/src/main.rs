@@ -8,6 +8,8 @@
 //!   makes it fail with a duplicate `panic_impl` lang item.
 //! * `fuzz [SECONDS]` — run each cargo-fuzz target for a bounded time (nightly; not in `ci`).
 //! * `bench` — `cargo bench` for the whole workspace.
+//! * `commits` — every non-merge commit since the rule took effect has a subject of at most 72
+//!   characters, a blank line and a body (the `.githooks/commit-msg` hook checks the same).
 //! * `package` — every crate must be publishable on its own: no file of a crate reaches outside
 //!   its directory (`include_str!` of `../..`), every table a crate carries is byte-identical to
 //!   the project's `reference/` copy, and `cargo package --workspace --no-verify` succeeds.
@@ -49,6 +51,52 @@ fn nostd() -> Result<(), String> {
         "nostd-check/Cargo.toml",
     ]);
     run("no_std check", c)
+}
+
+/// The first commit under the commit-message rule; older history is left as it was.
+const COMMIT_RULE_SINCE: &str = "07e8f0a";
+
+/// Subject <= 72 characters, blank second line, a body (merges are exempt).
+fn commits() -> Result<(), String> {
+    let out = Command::new("git")
+        .args([
+            "log",
+            "--no-merges",
+            "--format=%h%x1f%B%x1e",
+            &format!("{COMMIT_RULE_SINCE}^..HEAD"),
+        ])
+        .output()
+        .map_err(|e| format!("git log: {e}"))?;
+    if !out.status.success() {
+        // A shallow clone without the rule's first commit has nothing to check.
+        eprintln!("xtask: commits: history before HEAD not available; skipped");
+        return Ok(());
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut problems = Vec::new();
+    for record in text.split('\x1e').map(str::trim).filter(|r| !r.is_empty()) {
+        let (hash, message) = record.split_once('\x1f').unwrap_or((record, ""));
+        let mut lines = message.lines();
+        let subject = lines.next().unwrap_or("");
+        let blank = lines.next().unwrap_or("");
+        let body = lines.any(|l| !l.trim().is_empty());
+        let chars = subject.chars().count();
+        if chars > 72 {
+            problems.push(format!(
+                "{hash}: subject is {chars} characters (at most 72)"
+            ));
+        }
+        if !blank.trim().is_empty() || !body {
+            problems.push(format!(
+                "{hash}: needs a blank line and a body that says why"
+            ));
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("commit messages:\n{}", problems.join("\n")))
+    }
 }
 
 /// The crate directories of the workspace (`crates/*`).
@@ -161,7 +209,8 @@ fn ci() -> Result<(), String> {
     c.args(["doc", "--workspace", "--no-deps"]);
     c.env("RUSTDOCFLAGS", "-D warnings");
     run("docs", c)?;
-    package()
+    package()?;
+    commits()
 }
 
 fn fuzz(seconds: &str) -> Result<(), String> {
@@ -198,13 +247,14 @@ fn main() -> ExitCode {
         Some("test") => test(),
         Some("nostd") => nostd(),
         Some("package") => package(),
+        Some("commits") => commits(),
         Some("fuzz") => fuzz(args.get(1).map(String::as_str).unwrap_or("30")),
         Some("bench") => {
             let mut c = cargo();
             c.args(["bench", "--workspace"]);
             run("bench", c)
         }
-        _ => Err("usage: cargo xtask <ci|test|nostd|package|fuzz [SECONDS]|bench>".into()),
+        _ => Err("usage: cargo xtask <ci|test|nostd|package|commits|fuzz [SECONDS]|bench>".into()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
