@@ -97,6 +97,8 @@ pub const SCALARS: Scalars = Scalars {
     compatible_version: VersionWindow { min: 10, max: 11 },
     logical_to_physical_nc_entries: 128,
     num_beats: 2296,
+    // seed 004 §2 `al_udma_init`: "CAYMAN: [m2s+0x310]=2296"
+    hal_data_fifo_depth: 2296,
     ndma_retry_memcpy: false,
     reserve_max_read_axi_id: false,
     ostand_data_wr_wide: None,

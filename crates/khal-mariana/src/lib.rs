@@ -14,6 +14,7 @@
 //! | `GENERATION`, `PRODUCTS` (ids 0x7564/0x7565, sysfs "v4"/"v4"/"Trn3"/"Trainium3") | V3, trn2 | V4, trn3 | identity |
 //! | `SCALARS.hbm_active_size` | 24 GiB | 36 GiB | the one value `v4/address_map.h` changes; it is what two of the kernel's three overridden callbacks (`mpset_set_dram_and_mpset_info`, `mmap_get_bar4_offset`) and two overridden tables (`dm_mmap_special`, `ncdev_mem_regions`) embed, so here they are one data override |
 //! | `SCALARS.npe_neighbor_eng_ids` | {{36,68},{4,100}} | {{40,72},{8,104}} | data member override |
+//! | `SCALARS.hal_data_fifo_depth` | 2296 | 4088 | userspace HAL `al_udma_init` `[m2s+0x310]` (seed 004 §2); the kernel keeps 2296 (`num_beats`) |
 //! | `SCALARS.ostand_data_wr_wide` | none | 256 | the V4-only `axi_s2m.ostand_cfg_wr_2` write at engine init (common UDMA code outside the kernel HAL) |
 //! | `PacketCaps::HAS_NOTIFICATION_MASK` (+ `NotificationMask`) | no | yes | userspace: notification masks are V4-only |
 //! | `IoficCaps::{M2S_PRIMARY_D_UNMASK, S2M_ERROR_MASK}` | 0x100, 0x7FFF_E007 | 0x500, 0xFFFF_EF07 | userspace per-arch IOFIC masks (issue 3) |
@@ -102,6 +103,8 @@ pub const SCALARS: Scalars = Scalars {
     hbm_active_size: 0x9_0000_0000,
     npe_neighbor_eng_ids: Some([[40, 72], [8, 104]]),
     ostand_data_wr_wide: Some(256),
+    // Seed 004 §2 `al_udma_init`: "MARIANA: [m2s+0x310]=4088" (V3: 2296).
+    hal_data_fifo_depth: 4088,
     ..khal_cayman::SCALARS
 };
 

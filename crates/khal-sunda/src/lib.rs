@@ -111,6 +111,8 @@ pub const SCALARS: Scalars = Scalars {
     compatible_version: VersionWindow { min: 5, max: 7 },
     logical_to_physical_nc_entries: 0,
     num_beats: 1024,
+    // seed 004 §2 `al_udma_init`: "else: 0x400/0x100"
+    hal_data_fifo_depth: 0x400,
     ndma_retry_memcpy: true,
     reserve_max_read_axi_id: true,
     ostand_data_wr_wide: None,

@@ -93,8 +93,13 @@ pub struct Scalars {
     /// Entries of the logical-to-physical NC map (0: not supported).
     pub logical_to_physical_nc_entries: u16,
     // --- udma / ndma ---
-    /// M2S read data FIFO depth in 256-bit beats (`m2s_rd.data_cfg`).
+    /// M2S read data FIFO depth in 256-bit beats (`m2s_rd.data_cfg`) as the **kernel**
+    /// programs it (`arch-scalars.tsv` `num_beats`: V2 1024, V3 and V4 2296).
     pub num_beats: u16,
+    /// M2S read data FIFO depth as the **userspace HAL** programs it (seed 004 §2
+    /// `al_udma_init`: `[m2s+0x310]` = 2296 on CAYMAN, 4088 on MARIANA, 0x400 otherwise).
+    /// V4 differs from the kernel's value here: an override in `khal-mariana`.
+    pub hal_data_fifo_depth: u16,
     /// Retry a memcpy that timed out inside a core-reset window (V2 hardware issue).
     pub ndma_retry_memcpy: bool,
     /// Engine init reserves the max read AXI id (smaller outstanding limits).

@@ -8,22 +8,22 @@ use udma_desc::{QUEUES_PER_ENGINE, QueueId};
 use super::UdmaError;
 use super::error::RevisionFeature;
 use super::prefetch::{MIN_DESCS_PER_PACKET, check_max_descs, max_descs_in_range};
+use super::profile::DATA_CFG_MAX_PKT_LIMIT;
 use crate::Arch;
 use crate::regs::queue::{self, Dir, QueueCfg};
 use crate::regs::{gen_ex, general, m2s, s2m, unit};
 
 /// Queue-count argument meaning "every queue" (16).
 pub const QUEUE_COUNT_ALL: u8 = 0xff;
-/// AXI transaction timeout programmed at engine init (100,000,000 cycles, about 0.1 s).
-pub const AXI_TIMEOUT: u32 = 100_000_000;
+/// AXI transaction timeout the kernel programs at engine init (100,000,000 cycles, about
+/// 0.1 s); the userspace HAL writes [`HAL_PKT_CLK`](super::HAL_PKT_CLK) there instead.
+pub const AXI_TIMEOUT: u32 = super::KERNEL_AXI_TIMEOUT;
 /// `axi_s2m.ostand_cfg_wr`: 128 data writes, 0x40 beats, 128 completion writes, 0x40 beats.
 pub const OSTAND_S2M_WR: s2m::OstandCfgWr = s2m::OstandCfgWr::new()
     .with_max_data_wr_ostand(128)
     .with_max_data_beats_wr(0x40)
     .with_max_comp_req(128)
     .with_max_comp_data_wr(0x40);
-/// M2S packet-count limit of the read-data FIFO (the register's reset value).
-const DATA_CFG_MAX_PKT_LIMIT: u16 = 0x100;
 /// Completion entries are 16 bytes; the engine counts them in 32-bit words.
 const COMPLETION_DESC_WORDS: u16 = 16 / 4;
 /// `m2s.cfg_len` as engine init programs it: the largest packet the 20-bit field holds

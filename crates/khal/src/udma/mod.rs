@@ -20,6 +20,7 @@ mod engine;
 mod error;
 mod error_irq;
 mod prefetch;
+mod profile;
 mod queue;
 mod ring_id;
 mod state;
@@ -37,6 +38,10 @@ pub use engine::{
 pub use error::{RevisionFeature, UdmaError};
 pub use error_irq::unmask_error_interrupts;
 pub use prefetch::{MAX_DESCS_PER_PACKET, MIN_DESCS_PER_PACKET};
+pub use profile::{
+    BringUpProfile, DATA_CFG_MAX_PKT_LIMIT, HAL_PKT_CLK, KERNEL_AXI_TIMEOUT, MAX_QUEUES,
+    NUM_OF_QUEUES_ALL, S2M_APP_ACK_TIMEOUT,
+};
 pub use queue::{MAX_RING_SIZE, MIN_RING_SIZE, RING_ALIGN, RingConfig};
 pub use state::UdmaState;
 pub use steering::QueueTarget;
