@@ -24,7 +24,7 @@
 use khal::caps::{IoficCaps, PacketCaps, RingIdErrorMasking, StrongOrder};
 use khal::{
     Arch, Generation, Platform, Product, RegistrarError, RegistrarInput, Registration, Rev4,
-    Scalars, VersionWindow, register_common,
+    Scalars, UdmaRevision, VersionWindow, register_common,
 };
 
 /// V3: trn2.
@@ -43,9 +43,10 @@ impl StrongOrder for Cayman {}
 impl RingIdErrorMasking for Cayman {}
 
 impl IoficCaps for Cayman {
-    // Userspace HAL values (issue 3); the kernel never programs V3-specific ones.
-    const M2S_PRIMARY_D_UNMASK: u32 = 0x100;
-    const S2M_ERROR_MASK: u32 = 0x7FFF_E007;
+    // Keyed on the UDMA revision (seed 004 §4), not the generation: revision 4's values.
+    const M2S_PRIMARY_D_UNMASK: u32 =
+        <<Self as Arch>::Revision as UdmaRevision>::M2S_PRIMARY_D_UNMASK;
+    const S2M_ERROR_MASK: u32 = <<Self as Arch>::Revision as UdmaRevision>::S2M_ERROR_MASK;
 }
 
 /// trn2.

@@ -17,7 +17,6 @@
 //! | `SCALARS.hal_data_fifo_depth` | 2296 | 4088 | userspace HAL `al_udma_init` `[m2s+0x310]` (seed 004 §2); the kernel keeps 2296 (`num_beats`) |
 //! | `SCALARS.ostand_data_wr_wide` | none | 256 | the V4-only `axi_s2m.ostand_cfg_wr_2` write at engine init (common UDMA code outside the kernel HAL) |
 //! | `PacketCaps::HAS_NOTIFICATION_MASK` (+ `NotificationMask`) | no | yes | userspace: notification masks are V4-only |
-//! | `IoficCaps::{M2S_PRIMARY_D_UNMASK, S2M_ERROR_MASK}` | 0x100, 0x7FFF_E007 | 0x500, 0xFFFF_EF07 | userspace per-arch IOFIC masks (issue 3) |
 //! | `Arch::register` (platform detection) | ultraserver/PDS lists, `force_userver` | PDS list + 14-char prefix, never ultraserver | the kernel V4 registrar re-detects `platform_type`; here it composes V3's layer with `?` |
 //!
 //! Kernel items V4 changes that this crate does not model: the `get_device_id` routing-id
@@ -71,11 +70,10 @@ impl StrongOrder for Mariana {}
 impl RingIdErrorMasking for Mariana {}
 impl NotificationMask for Mariana {}
 
+/// Inherited from V3 (both keyed on the UDMA revision, seed 004 §4).
 impl IoficCaps for Mariana {
-    /// Override: also lift primary D bit 10 (secondary group C summary).
-    const M2S_PRIMARY_D_UNMASK: u32 = 0x500;
-    /// Override: the V4 RX error set (adds bit 31, transaction-table parity).
-    const S2M_ERROR_MASK: u32 = 0xFFFF_EF07;
+    const M2S_PRIMARY_D_UNMASK: u32 = <Cayman as IoficCaps>::M2S_PRIMARY_D_UNMASK;
+    const S2M_ERROR_MASK: u32 = <Cayman as IoficCaps>::S2M_ERROR_MASK;
 }
 
 /// trn3 (two PCI ids, treated alike everywhere).

@@ -30,7 +30,7 @@
 )]
 
 use khal::caps::{AxiErrorAborts, IoficCaps, PacketCaps};
-use khal::{Arch, Generation, Product, Rev4, Scalars, VersionWindow};
+use khal::{Arch, Generation, Product, Rev4, Scalars, UdmaRevision, VersionWindow};
 
 /// V2: trn1 and inf2.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -43,10 +43,10 @@ impl PacketCaps for Sunda {
 }
 
 impl IoficCaps for Sunda {
-    // The kernel driver's values (it programs them on every arch; the userspace issue gives
-    // no separate V2 value).
-    const M2S_PRIMARY_D_UNMASK: u32 = 0x500;
-    const S2M_ERROR_MASK: u32 = 0xFFFF_EF07;
+    // Keyed on the UDMA revision (seed 004 §4), not the generation: revision 4's values.
+    const M2S_PRIMARY_D_UNMASK: u32 =
+        <<Self as Arch>::Revision as UdmaRevision>::M2S_PRIMARY_D_UNMASK;
+    const S2M_ERROR_MASK: u32 = <<Self as Arch>::Revision as UdmaRevision>::S2M_ERROR_MASK;
 }
 
 /// The V2 product arms AXI error detection and AXI-error aborts after engine init.
