@@ -31,6 +31,18 @@ pub enum UdmaError {
         /// The arch's UDMA revision.
         arch: u8,
     },
+    /// The userspace HAL's `al_udma_init` read a UDMA revision other than 4 from
+    /// `m2s_feature.dma_version` (seed 004 §2: "unsupported DMA rev id: %d", -EINVAL).
+    UnsupportedDmaRevision {
+        /// The revision read.
+        value: u32,
+    },
+    /// `al_udma_iofic_config_ex` (the caller's, for `iofic_mode`) failed (seed 004 §2:
+    /// "failed configure iofic"; its return code is passed back).
+    IoficConfigFailed {
+        /// Its return code.
+        rc: i32,
+    },
     /// More queues requested than the engine has (16), or none.
     BadQueueCount {
         /// The count given.
@@ -91,6 +103,18 @@ impl fmt::Display for UdmaError {
                 write!(
                     f,
                     "hardware reports UDMA revision {hardware}, the arch has {arch}"
+                )
+            }
+            UdmaError::UnsupportedDmaRevision { value } => {
+                write!(
+                    f,
+                    "unsupported DMA rev id: {value} (only revision 4 is initialised)"
+                )
+            }
+            UdmaError::IoficConfigFailed { rc } => {
+                write!(
+                    f,
+                    "failed to configure the IOFIC (al_udma_iofic_config_ex: {rc})"
                 )
             }
             UdmaError::BadQueueCount { requested } => {

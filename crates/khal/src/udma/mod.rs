@@ -19,6 +19,7 @@ mod doorbell;
 mod engine;
 mod error;
 mod error_irq;
+mod hal_init;
 mod prefetch;
 mod profile;
 mod queue;
