@@ -16,6 +16,7 @@
 //! | `SCALARS.npe_neighbor_eng_ids` | {{36,68},{4,100}} | {{40,72},{8,104}} | data member override |
 //! | `SCALARS.hal_data_fifo_depth` | 2296 | 4088 | userspace HAL `al_udma_init` `[m2s+0x310]` (seed 004 §2); the kernel keeps 2296 (`num_beats`) |
 //! | `SCALARS.ostand_data_wr_wide` | none | 256 | the V4-only `axi_s2m.ostand_cfg_wr_2` write at engine init (common UDMA code outside the kernel HAL) |
+//! | `TTT_DEFAULT_ON_NORMAL` (+ `TargetTranslationTable`) | no | yes | userspace: `al_udma_state_set_wait` runs `al_udma_ttt_default_config` on NORMAL, MARIANA only (seed 004 §2) |
 //! | `PacketCaps::HAS_NOTIFICATION_MASK` (+ `NotificationMask`) | no | yes | userspace: notification masks are V4-only |
 //! | `Arch::register` (platform detection) | ultraserver/PDS lists, `force_userver` | PDS list + 14-char prefix, never ultraserver | the kernel V4 registrar re-detects `platform_type`; here it composes V3's layer with `?` |
 //!
@@ -48,7 +49,10 @@
     )
 )]
 
-use khal::caps::{IoficCaps, NotificationMask, PacketCaps, RingIdErrorMasking, StrongOrder};
+use khal::caps::{
+    IoficCaps, NotificationMask, PacketCaps, RingIdErrorMasking, StrongOrder,
+    TargetTranslationTable,
+};
 use khal::{
     Arch, Generation, Platform, Product, RegistrarError, RegistrarInput, Registration, Scalars,
 };
@@ -69,6 +73,9 @@ impl StrongOrder for Mariana {}
 /// Inherited from V3 (the product runs V3's ring-id masking on V4).
 impl RingIdErrorMasking for Mariana {}
 impl NotificationMask for Mariana {}
+/// Override: the userspace HAL runs the TTT default configuration on NORMAL (seed 004 §2,
+/// "MARIANA-only").
+impl TargetTranslationTable for Mariana {}
 
 /// Inherited from V3 (both keyed on the UDMA revision, seed 004 §4).
 impl IoficCaps for Mariana {
@@ -111,6 +118,8 @@ impl Arch for Mariana {
     const PRODUCTS: &'static [Product] = &PRODUCTS;
     type Revision = <Cayman as Arch>::Revision;
     const SCALARS: Scalars = SCALARS;
+    /// Override: seed 004 §2 `al_udma_ttt_default_config` runs on MARIANA's NORMAL transition.
+    const TTT_DEFAULT_ON_NORMAL: bool = true;
 
     /// Override: V3's registrar (run over V4's data; its error is returned, not swallowed),
     /// then V4's own platform rules.

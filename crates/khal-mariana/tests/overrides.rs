@@ -92,6 +92,13 @@ fn trait_items_differ_from_v3_in_exactly_the_override_items() {
         (Cayman::M2S_PRIMARY_D_UNMASK, Cayman::S2M_ERROR_MASK),
         (1280, 0xFFFF_EF07)
     );
+    assert_eq!(
+        (
+            Mariana::TTT_DEFAULT_ON_NORMAL,
+            Cayman::TTT_DEFAULT_ON_NORMAL
+        ),
+        (true, false)
+    );
     // Inherited: everything else.
     assert_eq!(
         Mariana::MAX_TX_DESCS_PER_PACKET,

@@ -75,6 +75,6 @@ pub use latch::{ArchLatch, Bound, LatchError};
 pub use arch::{
     Arch, ArchError, Generation, InvalidGeneration, PCI_VENDOR_ID, Platform, Product,
     RegistrarError, RegistrarInput, Registration, Rev3, Rev4, Scalars, SteeringLayoutV4,
-    UDMA_UNIT_WINDOW, UdmaRevision, UnknownDeviceId, VersionWindow, WRITE_BLOCKED_QUEUE_REGS,
-    WaitTimes, register_common,
+    TgtidLayoutV3, TgtidLayoutV4, TttRevision, UDMA_UNIT_WINDOW, UdmaRevision, UnknownDeviceId,
+    VersionWindow, WRITE_BLOCKED_QUEUE_REGS, WaitTimes, register_common,
 };

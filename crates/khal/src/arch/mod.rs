@@ -12,7 +12,9 @@ pub use pure::{UDMA_UNIT_WINDOW, WRITE_BLOCKED_QUEUE_REGS, WaitTimes};
 pub use registrar::{Platform, RegistrarError, RegistrarInput, Registration, register_common};
 
 pub use generation::{Generation, InvalidGeneration, PCI_VENDOR_ID, Product, UnknownDeviceId};
-pub use revision::{Rev3, Rev4, SteeringLayoutV4, UdmaRevision};
+pub use revision::{
+    Rev3, Rev4, SteeringLayoutV4, TgtidLayoutV3, TgtidLayoutV4, TttRevision, UdmaRevision,
+};
 pub use scalars::{Scalars, VersionWindow};
 
 use iofic::caps::IoficCaps;
@@ -52,6 +54,10 @@ pub trait Arch:
     // --- data ---
     /// Per-arch scalars (`arch-scalars.tsv`, `address-map.tsv`).
     const SCALARS: Scalars;
+    /// Whether the userspace HAL runs the TTT default configuration on this generation's
+    /// NORMAL transition (seed 004 §2: MARIANA only). An arch that sets it implements
+    /// [`caps::TargetTranslationTable`](crate::caps::TargetTranslationTable).
+    const TTT_DEFAULT_ON_NORMAL: bool = false;
     /// The UDMA register-offset set (version common: [`UdmaLayout::REV4`]).
     const UDMA: UdmaLayout = UdmaLayout::REV4;
 

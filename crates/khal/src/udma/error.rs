@@ -43,6 +43,36 @@ pub enum UdmaError {
         /// Its return code.
         rc: i32,
     },
+    /// An S2M no-descriptor timeout wider than its 24-bit field.
+    NoDescTimeoutTooWide {
+        /// The timeout given.
+        timeout: u32,
+    },
+    /// An S2M no-descriptor policy of "no drop, timeout 0", which waits forever (seed 004
+    /// §2); use the explicit `set_s2m_no_desc_wait_forever`.
+    NoDescWaitForever,
+    /// A TTT entry field that does not fit its word.
+    TttEntryField {
+        /// Which field.
+        field: super::TttField,
+        /// Its value.
+        value: u32,
+    },
+    /// The TTT ready bit did not come up within the poll bound.
+    TttNotReady {
+        /// Reads made.
+        polls: u32,
+    },
+    /// NORMAL on an arch whose NORMAL transition runs the TTT default configuration, asked
+    /// without the TTT window and defaults.
+    TttSetupRequired,
+    /// The engine did not report the requested state within the poll bound.
+    StateWaitTimeout {
+        /// The state asked for.
+        state: crate::udma::UdmaState,
+        /// Rounds polled.
+        polls: u32,
+    },
     /// More queues requested than the engine has (16), or none.
     BadQueueCount {
         /// The count given.
@@ -116,6 +146,26 @@ impl fmt::Display for UdmaError {
                     f,
                     "failed to configure the IOFIC (al_udma_iofic_config_ex: {rc})"
                 )
+            }
+            UdmaError::NoDescTimeoutTooWide { timeout } => {
+                write!(f, "no-descriptor timeout {timeout:#x} does not fit 24 bits")
+            }
+            UdmaError::NoDescWaitForever => write!(
+                f,
+                "no-descriptor timeout 0 without drop waits forever; opt in explicitly"
+            ),
+            UdmaError::TttEntryField { field, value } => {
+                write!(f, "TTT entry {field:?} {value:#x} does not fit its word")
+            }
+            UdmaError::TttNotReady { polls } => {
+                write!(f, "TTT not ready after {polls} polls")
+            }
+            UdmaError::TttSetupRequired => write!(
+                f,
+                "NORMAL on this arch runs the TTT default configuration: use state_set_wait_ttt"
+            ),
+            UdmaError::StateWaitTimeout { state, polls } => {
+                write!(f, "engine did not report {state:?} after {polls} polls")
             }
             UdmaError::BadQueueCount { requested } => {
                 write!(f, "queue count {requested} is not 1..=16 or 0xff")

@@ -20,12 +20,15 @@ mod engine;
 mod error;
 mod error_irq;
 mod hal_init;
+mod no_desc;
 mod prefetch;
 mod profile;
 mod queue;
 mod ring_id;
 mod state;
 mod steering;
+mod tgtid;
+mod ttt;
 
 pub use axi_errors::{
     AXI_ERROR_CONTROL_ROW_DATA, AXI_ERROR_CONTROL_ROW_LOW, AXI_ERROR_CONTROL_ROW_QUEUE_SHIFT,
@@ -46,3 +49,5 @@ pub use profile::{
 pub use queue::{MAX_RING_SIZE, MIN_RING_SIZE, RING_ALIGN, RingConfig};
 pub use state::UdmaState;
 pub use steering::QueueTarget;
+pub use tgtid::TGTID_QUEUE_V4_WORDS;
+pub use ttt::{TttDefaults, TttEntry, TttField};
