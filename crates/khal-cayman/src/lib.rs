@@ -23,8 +23,9 @@
 
 use khal::caps::{IoficCaps, PacketCaps, RingIdErrorMasking, StrongOrder};
 use khal::{
-    Arch, Generation, Platform, Product, RegistrarError, RegistrarInput, Registration, Rev4,
-    Scalars, UdmaRevision, VersionWindow, register_common,
+    Arch, ArchError, Generation, NcLocation, NcMapTable, Platform, Product, RegistrarError,
+    RegistrarInput, Registration, Rev4, Scalars, UdmaRevision, VersionWindow, nc_map_entry,
+    register_common,
 };
 
 /// V3: trn2.
@@ -78,7 +79,8 @@ pub const SCALARS: Scalars = Scalars {
     event_count: 256,
     ts_per_device: 16,
     dma_eng_per_nc: 16,
-    dma_eng_per_nd: 128,
+    seng_dma_eng_per_nd: 128,
+    h2d_dma_eng_per_nd: 4,
     dram_channels: 4,
     bar0_nc_stride: 0x400_0000,
     bar0_nc_base: 0xd000_0000,
@@ -157,6 +159,7 @@ pub const SCALARS: Scalars = Scalars {
         0x4654_1108,
         0x466c_1108,
     ],
+    pe_aggregated_wl_adds_normal: true,
     pe_idle_cntr_offsets: &[
         0x614_11d0,
         0x62c_11d0,
@@ -177,6 +180,16 @@ impl Arch for Cayman {
 
     fn register(input: &RegistrarInput<'_>) -> Result<Registration, RegistrarError> {
         register_v3::<Self>(input)
+    }
+
+    /// V3's seng-swap table (patterns A/B/C/D), with the die flip (`arch-README.md`).
+    fn logical_to_physical_nc(
+        mapping_type: u32,
+        entry: u16,
+        _platform: Option<Platform>,
+        die_flipped: bool,
+    ) -> Result<NcLocation, ArchError> {
+        nc_map_entry(NcMapTable::V3, mapping_type, entry, die_flipped)
     }
 }
 

@@ -5,8 +5,9 @@
 //!
 //! ## The override list
 //!
-//! From the kernel driver 2.25.4.0 (`arch-callbacks.tsv`, `arch-scalars.tsv`: 59 callback
-//! slots, of which V4 replaces 3, plus 4 data members and the sysfs strings) and from the
+//! From the kernel driver 2.26.5.0 (`arch-callbacks.tsv`, `arch-scalars.tsv`: 59 callback
+//! slots, of which V4 replaces 3, or 4 on a PDS platform, plus 4 data members and the sysfs
+//! strings) and from the
 //! userspace HAL issues:
 //!
 //! | item | V3 | V4 | why |
@@ -18,7 +19,8 @@
 //! | `SCALARS.ostand_data_wr_wide` | none | 256 | the V4-only `axi_s2m.ostand_cfg_wr_2` write at engine init (common UDMA code outside the kernel HAL) |
 //! | `TTT_DEFAULT_ON_NORMAL` (+ `TargetTranslationTable`) | no | yes | userspace: `al_udma_state_set_wait` runs `al_udma_ttt_default_config` on NORMAL, MARIANA only (seed 004 §2) |
 //! | `PacketCaps::HAS_NOTIFICATION_MASK` (+ `NotificationMask`) | no | yes | userspace: notification masks are V4-only |
-//! | `Arch::register` (platform detection) | ultraserver/PDS lists, `force_userver` | PDS list + 14-char prefix, never ultraserver | the kernel V4 registrar re-detects `platform_type`; here it composes V3's layer with `?` |
+//! | `Arch::register` (platform detection) | ultraserver/PDS lists, `force_userver` | PDS list + 14-char prefix; `trn3p.48xlarge*` is ULTRASERVER (2.26.5.0) | the kernel V4 registrar re-detects `platform_type`; here it composes V3's layer with `?` |
+//! | `Arch::logical_to_physical_nc` | V3 table, die flip | PDS: own table (A even, B odd), no die flip; else V3's | `ncdev_logical_to_physical_nc_map_v4` (2.26.5.0) |
 //!
 //! Kernel items V4 changes that this crate does not model: the `get_device_id` routing-id
 //! skip on `trn3pd98.3xlarge` (firmware polling, not a constant); the clock-divider value
@@ -54,7 +56,8 @@ use khal::caps::{
     TargetTranslationTable,
 };
 use khal::{
-    Arch, Generation, Platform, Product, RegistrarError, RegistrarInput, Registration, Scalars,
+    Arch, ArchError, Generation, NcLocation, Platform, Product, RegistrarError, RegistrarInput,
+    Registration, Scalars, nc_map_entry, v4_table,
 };
 use khal_cayman::Cayman;
 
@@ -130,19 +133,35 @@ impl Arch for Mariana {
             ..v3
         })
     }
+
+    /// Override (2.26.5.0): on a PDS platform V4's own table (A even, B odd, no die flip);
+    /// on every other platform V3's, die flip included.
+    fn logical_to_physical_nc(
+        mapping_type: u32,
+        entry: u16,
+        platform: Option<Platform>,
+        die_flipped: bool,
+    ) -> Result<NcLocation, ArchError> {
+        nc_map_entry(v4_table(platform), mapping_type, entry, die_flipped)
+    }
 }
 
 /// Instance names the V4 registrar classes as PDS.
 pub const PDS_INSTANCES: [&str; 1] = ["trn3s.48xlarge"];
 /// Instance-name prefix (the vendor compares 14 characters) also classed as PDS.
 pub const PDS_PREFIX: &str = "trn3-dev0.48xl";
+/// Instance-name prefix classed as ULTRASERVER (new in 2.26.5.0; the V4 registrar then
+/// starts pod election, and the inherited V3 cleanup hook stops it).
+pub const ULTRASERVER_PREFIX: &str = "trn3p.48xlarge";
 
-/// V4 platform detection: unreadable name is `Invalid`; the PDS list or prefix is `Pds`;
-/// everything else `Std`. Never `Ultraserver`, and `force_userver` is ignored.
+/// V4 platform detection (2.26.5.0): unreadable name is `Invalid`; the PDS list or prefix is
+/// `Pds`; a name starting with `trn3p.48xlarge` is `Ultraserver`; everything else `Std`.
+/// `force_userver` is ignored.
 pub fn detect_platform_v4(input: &RegistrarInput<'_>) -> Platform {
     match input.instance_name {
         None => Platform::Invalid,
         Some(n) if PDS_INSTANCES.contains(&n) || n.starts_with(PDS_PREFIX) => Platform::Pds,
+        Some(n) if n.starts_with(ULTRASERVER_PREFIX) => Platform::Ultraserver,
         Some(_) => Platform::Std,
     }
 }

@@ -91,7 +91,8 @@ pub const SCALARS: Scalars = Scalars {
     event_count: 256,
     ts_per_device: 6,
     dma_eng_per_nc: 16,
-    dma_eng_per_nd: 32,
+    seng_dma_eng_per_nd: 32,
+    h2d_dma_eng_per_nd: 2,
     dram_channels: 2,
     bar0_nc_stride: 0x400_0000,
     bar0_nc_base: 0x0,
@@ -143,6 +144,7 @@ pub const SCALARS: Scalars = Scalars {
     pe_mm_cntr_offsets: &[0x305b_1200, 0x30cb_1200],
     pe_wl_cntr_offsets: &[0x305b_1148, 0x30cb_1148],
     pe_fast_wl_cntr_offsets: &[0x305b_1108, 0x30cb_1108],
+    pe_aggregated_wl_adds_normal: false,
     pe_idle_cntr_offsets: &[0x305b_1210, 0x30cb_1210],
 };
 

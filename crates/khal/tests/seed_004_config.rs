@@ -314,7 +314,10 @@ fn s2_udma_state_set_wait_normal_on_mariana_runs_ttt_default_config_first() {
     assert!(tgtid.writes().contains(&(0x800, 1)));
     assert_eq!(regs.writes().as_slice(), [(0x204, 1), (0x2_0204, 1)]);
     assert_eq!(
-        (Cayman::TTT_DEFAULT_ON_NORMAL, Mariana::TTT_DEFAULT_ON_NORMAL),
+        (
+            Cayman::TTT_DEFAULT_ON_NORMAL,
+            Mariana::TTT_DEFAULT_ON_NORMAL
+        ),
         (false, true)
     );
 }

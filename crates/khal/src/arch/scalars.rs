@@ -51,8 +51,12 @@ pub struct Scalars {
     pub ts_per_device: u8,
     /// DMA engines per NC.
     pub dma_eng_per_nc: u8,
-    /// Core-owned DMA engines per device (H2T engines excluded).
-    pub dma_eng_per_nd: u16,
+    /// Core-owned (SENG) DMA engines per device, H2T engines excluded
+    /// (`seng_dma_eng_per_nd`, the 2.26.5.0 name of the former `dma_eng_per_nd`).
+    pub seng_dma_eng_per_nd: u16,
+    /// Host-facing (H2T) DMA engines per device (`h2d_dma_eng_per_nd`, new in 2.26.5.0: V2 2,
+    /// V3/V4 4; set by the kernel's registrars, read by no kernel code).
+    pub h2d_dma_eng_per_nd: u8,
     /// HBM channels.
     pub dram_channels: u8,
     /// BAR0 stride of the NC windows (also the NC window size).
@@ -165,6 +169,10 @@ pub struct Scalars {
     pub pe_wl_cntr_offsets: &'static [u64],
     /// BAR0 offset of each core's fast weight-load counter.
     pub pe_fast_wl_cntr_offsets: &'static [u64],
+    /// Whether `pe_get_aggregated_wl_cycle_cnt` adds the normal weight-load counter to the
+    /// fast weight-load sum (`arch-callbacks.tsv`: V2 "fast-WL sum only (normal WL counters
+    /// already include fast WL)", V3 "normal WL counter + fast-WL sum"; V4 inherits V3).
+    pub pe_aggregated_wl_adds_normal: bool,
     /// BAR0 offset of each core's idle counter.
     pub pe_idle_cntr_offsets: &'static [u64],
 }
