@@ -6,6 +6,7 @@ mod nc_map;
 mod pure;
 mod registrar;
 mod revision;
+mod scalar_fields;
 mod scalars;
 mod tpb;
 
@@ -21,6 +22,7 @@ pub use nc_map::{
 pub use revision::{
     Rev3, Rev4, SteeringLayoutV4, TgtidLayoutV3, TgtidLayoutV4, TttRevision, UdmaRevision,
 };
+pub use scalar_fields::{ScalarField, ScalarValue};
 pub use scalars::{Scalars, VersionWindow};
 pub use tpb::read_pe_counter;
 
