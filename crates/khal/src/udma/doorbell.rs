@@ -7,7 +7,7 @@ use udma_desc::{Doorbell, QueueId};
 
 use super::Udma;
 use crate::Arch;
-use crate::regs::queue::{Dir, DrtpInc, TailInc};
+use crate::regs::queue::{Dir, DrtpInc, TailInc, queue_base};
 
 /// Rings the tail-pointer increment (`+0x38`) of a queue of the unit window `M`.
 ///
@@ -20,7 +20,7 @@ pub struct UnitDoorbell<M>(pub M);
 #[inline]
 fn ring<M: Mmio>(regs: &M, dir: Dir, q: QueueId, count: u32) {
     fence(Ordering::SeqCst);
-    regs.window(dir.queue_base(q))
+    regs.window(queue_base(dir, q))
         .write::<DrtpInc>(TailInc::from_bits(count));
 }
 

@@ -237,8 +237,9 @@ impl<A: Arch, M: Mmio> Udma<A, M> {
         // point (it fills it at step 6), so the reset bits 24-25 are not written: 0x00030000.
         let first_enable = QueueCfg::new().enabled();
         for q in QueueId::all() {
-            for d in Dir::BOTH {
-                r.window(d.queue_base(q)).write::<queue::Cfg>(first_enable);
+            for d in queue::DIRECTIONS {
+                r.window(queue::queue_base(d, q))
+                    .write::<queue::Cfg>(first_enable);
             }
         }
 
