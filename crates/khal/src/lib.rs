@@ -78,5 +78,5 @@ pub use arch::{
     Platform, Product, RegistrarError, RegistrarInput, Registration, Rev3, Rev4, ScalarField,
     ScalarValue, Scalars, SteeringLayoutV4, TgtidLayoutV3, TgtidLayoutV4, TttRevision,
     UDMA_UNIT_WINDOW, UdmaRevision, UnknownDeviceId, VersionWindow, WRITE_BLOCKED_QUEUE_REGS,
-    WaitTimes, nc_map_entry, read_pe_counter, register_common, v4_table,
+    WaitTimes, nc_map_entry, pci_id, read_pe_counter, register_common, v4_table,
 };
