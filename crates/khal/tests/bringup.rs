@@ -4,9 +4,9 @@
 mod common;
 
 use common::{Regs, Rev3Engine, iofic_writes};
+use khal::Arch;
 use khal::regs::queue::Dir;
 use khal::udma::{EngineParams, RingConfig, Udma, UdmaError, UdmaState, UnitDoorbell};
-use khal::Arch;
 use khal_cayman::Cayman;
 use khal_mariana::Mariana;
 use khal_sunda::Sunda;

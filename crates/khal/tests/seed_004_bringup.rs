@@ -248,3 +248,24 @@ fn s4_error_ints_unmask_uses_the_revision_4_masks_on_every_generation() {
         (256, 0x7FFF_E007)
     );
 }
+
+#[test]
+fn s1_copy_start_rings_rx_then_tx_for_configured_queues_only() {
+    // "al_udma_desc_action_add(rxq, s2m_count); al_udma_desc_action_add(txq, m2s_count)":
+    // RX tail increment (+0x38 of the S2M queue) first, then TX.
+    let regs = Regs::new();
+    regs.preset(DMA_VERSION, 4);
+    let p = EngineParams {
+        queue_count: 4,
+        ..EngineParams::for_arch::<Cayman>()
+    };
+    let e = Udma::<Cayman, _>::init_hal(&regs, p).unwrap();
+    regs.clear_trace();
+    e.copy_start(QueueId::new(3).unwrap(), 2, 5).unwrap();
+    assert_eq!(regs.writes().as_slice(), [(0x24038, 5), (0x4038, 2)]);
+    assert_eq!(
+        e.copy_start(QueueId::new(4).unwrap(), 1, 1),
+        Err(UdmaError::QueueNotConfigured { queue: 4, count: 4 })
+    );
+    assert_eq!(regs.writes().len(), 2);
+}
