@@ -8,8 +8,10 @@ use crate::{FieldSpec, RingId, decode_len};
 ///
 /// Positions from `reference/udma-bitfields.tsv` (`tx_desc.len_ctrl`): LEN 15:0,
 /// RING_ID 25:24, FIRST 26, LAST 27, INT_EN 28, DMB 30. META (23) and CONCAT (31) are
-/// userspace-HAL facts the kernel never sets: META marks a meta descriptor (CME or CRC
-/// setup, no data) and CONCAT chains a descriptor to the next one of the same packet.
+/// userspace-HAL facts the kernel never sets (seed 004 §1): META marks a meta descriptor
+/// (CME or CRC setup, no data); CONCAT is set by `build_packet` on the data descriptors of
+/// a packet that a CME meta descriptor leads ("CONCAT-chain the meta desc"). Neither
+/// source describes how the engine reads CONCAT beyond that.
 ///
 /// ```
 /// use udma_desc::{TxLenCtrl, RingId};
@@ -40,7 +42,7 @@ pub struct TxLenCtrl {
     __: u8,
     /// DMB: wait for earlier transfers before this one (barrier type 1).
     pub dmb: bool,
-    /// CONCAT: the next descriptor continues this one (meta descriptor chaining).
+    /// CONCAT: chains the data descriptors to the CME meta descriptor before them.
     pub concat: bool,
 }
 
