@@ -123,7 +123,7 @@ pub use ring::{
 };
 pub use ring_dump::RingDump;
 pub use ring_id::RingId;
-pub use ring_pair::{CopySlots, RingPair};
+pub use ring_pair::{CopyBatch, CopySlots, RingPair};
 pub use rx_len_ctrl::RxLenCtrl;
 pub use size::{MAX_TRANSFER_BYTES, decode_len, encode_size};
 pub use tx_len_ctrl::TxLenCtrl;

@@ -2,9 +2,12 @@
 
 use core::sync::atomic::{Ordering, fence};
 
-use crate::builder::copy_pair_unchecked;
+use crate::builder::{copy_pair_unchecked, copy_rx, copy_tx, ring_id_bits};
 use crate::caps::PacketCaps;
-use crate::{CopyRequest, DescRing, DescStore, Direction, Doorbell, Error, QueueId, Slot};
+use crate::{
+    CopyRequest, DescRing, DescStore, Descriptor, Direction, Doorbell, Error, QueueId,
+    Reservation, RingId, Slot,
+};
 
 /// The slots a copy went to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -13,6 +16,15 @@ pub struct CopySlots {
     pub tx: Slot,
     /// The RX (destination) slot.
     pub rx: Slot,
+}
+
+/// Where a batch of copies went: `count` consecutive slots on each ring (each may wrap).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CopyBatch {
+    /// The TX (source) slots.
+    pub tx: Reservation,
+    /// The RX (destination) slots.
+    pub rx: Reservation,
 }
 
 /// The TX ring and the RX ring of one UDMA queue.
@@ -45,36 +57,43 @@ pub struct RingPair<T, R> {
 
 impl<T: DescStore, R: DescStore> RingPair<T, R> {
     /// Pairs the TX and RX rings of `queue`.
+    #[inline]
     pub fn new(queue: QueueId, tx: DescRing<T>, rx: DescRing<R>) -> Self {
         Self { queue, tx, rx }
     }
 
     /// The queue both rings belong to.
+    #[inline]
     pub fn queue(&self) -> QueueId {
         self.queue
     }
 
     /// The TX ring.
+    #[inline]
     pub fn tx(&self) -> &DescRing<T> {
         &self.tx
     }
 
     /// The RX ring.
+    #[inline]
     pub fn rx(&self) -> &DescRing<R> {
         &self.rx
     }
 
     /// The TX ring, mutably (bulk writes).
+    #[inline]
     pub fn tx_mut(&mut self) -> &mut DescRing<T> {
         &mut self.tx
     }
 
     /// The RX ring, mutably (bulk writes).
+    #[inline]
     pub fn rx_mut(&mut self) -> &mut DescRing<R> {
         &mut self.rx
     }
 
     /// Splits back into the two rings.
+    #[inline]
     pub fn into_parts(self) -> (DescRing<T>, DescRing<R>) {
         (self.tx, self.rx)
     }
@@ -82,6 +101,7 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
     /// Acknowledges `count` completed copies on both rings (the caller acks the same count
     /// on TX and RX). Both counts are checked before either ring moves, unless another
     /// thread acks concurrently.
+    #[inline]
     pub fn ack(&self, count: u32) -> Result<(), Error> {
         for r in [self.tx.ring(), self.rx.ring()] {
             let outstanding = r.outstanding();
@@ -102,6 +122,7 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
     /// slots before checking the barrier and leaves two unwritten slots behind.) The
     /// queue id is valid by construction ([`QueueId`]); a raw barrier number is checked
     /// by [`Barrier::from_raw`](crate::Barrier::from_raw).
+    #[inline]
     pub fn copy_prepare_one<C: PacketCaps>(
         &mut self,
         req: &CopyRequest,
@@ -120,11 +141,62 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
         Ok(CopySlots { tx, rx })
     }
 
+    /// Prepares `reqs.len()` copies at once, the batch path of seed 004 §1
+    /// (`reserve_descriptors` then `set_descriptors`): every request is validated first
+    /// (as [`copy_prepare_one`](Self::copy_prepare_one) does), room for all of them is
+    /// checked on both rings, then each ring is written in at most two runs (before and
+    /// after its wrap) with the ring id computed once per run, and only then do both
+    /// rings move. The bytes are those of `reqs.len()` calls to `copy_prepare_one`.
+    ///
+    /// A refused batch (any bad request, no room for all) writes and takes nothing.
+    ///
+    /// ```
+    /// use udma_desc::{caps::PacketCaps, CopyRequest, DescRing, Descriptor, Direction, QueueId, RingPair};
+    /// struct V3;
+    /// impl PacketCaps for V3 {
+    ///     const MAX_TX_DESCS_PER_PACKET: u32 = 0x41;
+    ///     const HAS_NOTIFICATION_MASK: bool = false;
+    ///     const HAS_STRONG_ORDER: bool = true;
+    /// }
+    /// let (mut txs, mut rxs) = ([Descriptor::ZERO; 32], [Descriptor::ZERO; 32]);
+    /// let mut pair = RingPair::new(
+    ///     QueueId::new(0)?,
+    ///     DescRing::new(Direction::Tx, &mut txs[..])?,
+    ///     DescRing::new(Direction::Rx, &mut rxs[..])?,
+    /// );
+    /// let reqs = [CopyRequest::new(0x1000, 0x2000, 64), CopyRequest::new(0x1040, 0x2040, 64)];
+    /// let b = pair.copy_prepare_batch::<V3>(&reqs)?;
+    /// assert_eq!((b.tx.start(), b.tx.count(), pair.tx().ring().next_index()), (0, 2, 2));
+    /// assert_eq!(pair.rx().load(1)?.words(), [0x0100_0040, 0, 0x2040, 0]);
+    /// # Ok::<(), udma_desc::Error>(())
+    /// ```
+    pub fn copy_prepare_batch<C: PacketCaps>(
+        &mut self,
+        reqs: &[CopyRequest],
+    ) -> Result<CopyBatch, Error> {
+        for r in reqs {
+            r.validate::<C>()?;
+        }
+        let count = u32::try_from(reqs.len()).map_err(|_| Error::RingFull {
+            ring: Direction::Tx,
+            needed: u32::MAX,
+            available: self.tx.available(),
+        })?;
+        let tx = self.tx.ring().plan(count)?;
+        let rx = self.rx.ring().plan(count)?;
+        write_runs(self.rx.store_mut(), &rx, reqs, copy_rx)?;
+        write_runs(self.tx.store_mut(), &tx, reqs, copy_tx)?;
+        self.rx.ring_mut().commit_reservation(&rx);
+        self.tx.ring_mut().commit_reservation(&tx);
+        Ok(CopyBatch { tx, rx })
+    }
+
     /// Rings the doorbells that hand `tx_count` TX and `rx_count` RX descriptors to the
     /// engine: RX first, so destinations are ready before source data reaches the stream,
     /// then TX. Each count must be at most its ring's size. A zero count rings nothing
     /// (TX 0 is how RX descriptors are posted ahead; the kernel would assert on RX 0).
     /// A full memory fence precedes each doorbell so the descriptors are visible first.
+    #[inline]
     pub fn copy_start<D: Doorbell + ?Sized>(
         &self,
         db: &D,
@@ -155,8 +227,41 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
     }
 }
 
+/// Writes one descriptor per request into the slots of `res`: the run up to the ring's end
+/// with the reservation's ring id, the rest from slot 0 with the next one.
+#[inline]
+fn write_runs<S: DescStore>(
+    store: &mut S,
+    res: &Reservation,
+    reqs: &[CopyRequest],
+    build: fn(&CopyRequest, u16, u32) -> Descriptor,
+) -> Result<(), Error> {
+    let first = usize::try_from(res.first_run()).unwrap_or(reqs.len());
+    let (head, tail) = reqs.split_at_checked(first).unwrap_or((reqs, &[]));
+    store.store_iter(res.start(), run(head, res.ring_id(), build))?;
+    if !tail.is_empty() {
+        store.store_iter(0, run(tail, res.ring_id().next(), build))?;
+    }
+    Ok(())
+}
+
+/// The descriptors of one run of slots sharing ring id `id` (its bits computed once).
+#[inline]
+fn run(
+    reqs: &[CopyRequest],
+    id: RingId,
+    build: fn(&CopyRequest, u16, u32) -> Descriptor,
+) -> impl ExactSizeIterator<Item = Descriptor> + '_ {
+    let bits = ring_id_bits(id);
+    // Validated by the caller: the size is 1..=65536, so its low 16 bits are the field.
+    #[allow(clippy::cast_possible_truncation)]
+    reqs.iter()
+        .map(move |r| build(r, (r.size & 0xffff) as u16, bits))
+}
+
 impl<S: DescStore> DescRing<S> {
     /// Advances the ring past `n` slots already written (crate-internal commit step).
+    #[inline]
     pub(crate) fn advance_by(&mut self, n: u32) {
         let c = self.ring().cursor();
         let next = self.ring().advance(c, n);

@@ -61,6 +61,8 @@ impl RxLenCtrl {
 }
 
 const _: () = assert!(core::mem::size_of::<RxLenCtrl>() == 4);
+// The builders stamp TX and RX ring ids with one shift.
+const _: () = assert!(RxLenCtrl::RING_ID_OFFSET == crate::TxLenCtrl::RING_ID_SHIFT as usize);
 
 impl core::fmt::Display for RxLenCtrl {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {

@@ -59,6 +59,10 @@ impl TxLenCtrl {
         FieldSpec::new("CONCAT", Self::CONCAT_OFFSET, Self::CONCAT_BITS),
     ];
 
+    /// Shift of the ring id (bits 25:24), the same in RX `len_ctrl`.
+    #[allow(clippy::cast_possible_truncation)] // a bit position below 32
+    pub(crate) const RING_ID_SHIFT: u32 = Self::RING_ID_OFFSET as u32;
+
     /// FIRST | LAST: the flags of every single-descriptor copy (`COPY_FLAGS` in the table).
     pub const COPY_FLAGS: TxLenCtrl = TxLenCtrl::new().with_first(true).with_last(true);
 
