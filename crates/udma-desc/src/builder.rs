@@ -176,29 +176,28 @@ pub(crate) const fn ring_id_bits(id: RingId) -> u32 {
     id.into_bits() << TxLenCtrl::RING_ID_SHIFT
 }
 
+/// `bit` when `on`, else 0, without a branch.
+#[inline]
+const fn bit_if(on: bool, bit: u32) -> u32 {
+    bit & (on as u32).wrapping_neg()
+}
+
 /// The TX descriptor of a validated copy: `rid_bits` from [`ring_id_bits`].
 #[inline]
 pub(crate) fn copy_tx(req: &CopyRequest, len: u16, rid_bits: u32) -> Descriptor {
-    let mut ctrl = TX_COPY | u32::from(len) | rid_bits;
-    let mut meta = META_COPY;
-    match req.barrier {
-        Barrier::Dmb => ctrl |= TX_DMB,
-        Barrier::WriteBarrier => meta |= META_WRITE_BARRIER,
-        Barrier::None | Barrier::Sow => {}
-    }
+    // Branch-free: each barrier kind contributes its one bit or 0.
+    let ctrl = TX_COPY | u32::from(len) | rid_bits | bit_if(req.barrier == Barrier::Dmb, TX_DMB);
+    let meta = META_COPY | bit_if(req.barrier == Barrier::WriteBarrier, META_WRITE_BARRIER);
     Descriptor::from_words_addr(ctrl, meta, req.src)
 }
 
 /// The RX descriptor of a validated copy: `rid_bits` from [`ring_id_bits`].
 #[inline]
 pub(crate) fn copy_rx(req: &CopyRequest, len: u16, rid_bits: u32) -> Descriptor {
-    let mut ctrl = u32::from(len) | rid_bits;
-    if req.barrier == Barrier::Sow {
-        ctrl |= RX_SOW;
-    }
-    if req.dst_interrupt {
-        ctrl |= RX_INT_EN;
-    }
+    let ctrl = u32::from(len)
+        | rid_bits
+        | bit_if(req.barrier == Barrier::Sow, RX_SOW)
+        | bit_if(req.dst_interrupt, RX_INT_EN);
     Descriptor::from_words_addr(ctrl, 0, req.dst)
 }
 

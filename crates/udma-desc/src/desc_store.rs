@@ -39,6 +39,15 @@ pub trait DescStore {
         Ok(())
     }
 
+    /// The `len` slots from `start` as plain memory, for stores that are ordinary memory
+    /// (the batch path then writes them directly, several rings in one pass). `None`, the
+    /// default, sends callers through [`store`](Self::store) / [`store_iter`](Self::store_iter).
+    #[inline]
+    fn slots_mut(&mut self, start: u32, len: usize) -> Option<&mut [Descriptor]> {
+        let _ = (start, len);
+        None
+    }
+
     /// Writes the descriptors `descs` yields into consecutive slots from `start` (the run
     /// must not pass the end of the ring). The default stores one by one; plain memory
     /// checks the run's bounds once and writes each descriptor with one store.
@@ -64,6 +73,12 @@ fn out_of_range(index: u32, capacity: usize) -> Error {
 }
 
 impl DescStore for [Descriptor] {
+    #[inline]
+    fn slots_mut(&mut self, start: u32, len: usize) -> Option<&mut [Descriptor]> {
+        let s = usize::try_from(start).ok()?;
+        self.get_mut(s..s.checked_add(len)?)
+    }
+
     #[inline]
     fn capacity(&self) -> usize {
         self.len()
@@ -159,6 +174,10 @@ impl<const N: usize> DescStore for [Descriptor; N] {
     ) -> Result<(), Error> {
         self.as_mut_slice().store_iter(start, descs)
     }
+    #[inline]
+    fn slots_mut(&mut self, start: u32, len: usize) -> Option<&mut [Descriptor]> {
+        self.as_mut_slice().slots_mut(start, len)
+    }
 }
 
 impl<S: DescStore + ?Sized> DescStore for &mut S {
@@ -190,5 +209,9 @@ impl<S: DescStore + ?Sized> DescStore for &mut S {
         descs: I,
     ) -> Result<(), Error> {
         (**self).store_iter(start, descs)
+    }
+    #[inline]
+    fn slots_mut(&mut self, start: u32, len: usize) -> Option<&mut [Descriptor]> {
+        (**self).slots_mut(start, len)
     }
 }

@@ -170,13 +170,8 @@ impl Ring {
     /// Checks that `needed` slots are free ([`Error::RingFull`] otherwise).
     #[inline]
     pub fn ensure_room(&self, needed: u32) -> Result<(), Error> {
-        let available = self.available();
-        if needed > available {
-            Err(Error::RingFull {
-                ring: self.dir,
-                needed,
-                available,
-            })
+        if needed > self.available() {
+            Err(self.full(needed))
         } else {
             Ok(())
         }
@@ -191,6 +186,33 @@ impl Ring {
         Cursor {
             next: c.next.wrapping_add(n) & self.mask(),
             ring_id: if wrapped { c.ring_id.next() } else { c.ring_id },
+        }
+    }
+
+    /// Takes the next slot: index `+1` mod size, ring id `+1` mod 4 when it wraps to 0.
+    #[inline]
+    pub(crate) const fn advance_one(&mut self) {
+        let next = self.cursor.next.wrapping_add(1) & self.mask();
+        self.cursor.next = next;
+        if next == 0 {
+            self.cursor.ring_id = self.cursor.ring_id.next();
+        }
+    }
+
+    /// Whether at least one slot is free (`available() >= 1`).
+    #[inline]
+    pub(crate) fn has_room(&self) -> bool {
+        self.available() != 0
+    }
+
+    /// The [`Error::RingFull`] of a request for `needed` slots, built out of line.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn full(&self, needed: u32) -> Error {
+        Error::RingFull {
+            ring: self.dir,
+            needed,
+            available: self.available(),
         }
     }
 
@@ -306,6 +328,40 @@ impl Reservation {
                 ring_id: self.ring_id.next(),
             }
         })
+    }
+
+    /// The first reserved slot.
+    #[inline]
+    pub(crate) const fn start_slot(&self) -> Slot {
+        Slot {
+            index: self.start,
+            ring_id: self.ring_id,
+        }
+    }
+
+    /// Slots from `index` to the end of the ring (where the ring id changes).
+    #[inline]
+    pub(crate) fn room_before_wrap(&self, index: u32) -> usize {
+        usize::try_from(self.size.saturating_sub(index)).unwrap_or(usize::MAX)
+    }
+
+    /// The slot `n` after `s` in this ring (`n` at most up to the wrap): index mod size,
+    /// ring id advanced when it wraps to 0.
+    #[inline]
+    pub(crate) fn after(&self, s: Slot, n: usize) -> Slot {
+        let n = u32::try_from(n).unwrap_or(self.size);
+        let index = s.index.wrapping_add(n);
+        if index >= self.size {
+            Slot {
+                index: index - self.size,
+                ring_id: s.ring_id.next(),
+            }
+        } else {
+            Slot {
+                index,
+                ring_id: s.ring_id,
+            }
+        }
     }
 
     /// Every reserved slot in order.

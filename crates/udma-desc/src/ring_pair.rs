@@ -5,8 +5,7 @@ use core::sync::atomic::{Ordering, fence};
 use crate::builder::{copy_pair_unchecked, copy_rx, copy_tx, ring_id_bits};
 use crate::caps::PacketCaps;
 use crate::{
-    CopyRequest, DescRing, DescStore, Descriptor, Direction, Doorbell, Error, QueueId,
-    Reservation, RingId, Slot,
+    CopyRequest, DescRing, DescStore, Direction, Doorbell, Error, QueueId, Reservation, Slot,
 };
 
 /// The slots a copy went to.
@@ -122,33 +121,43 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
     /// slots before checking the barrier and leaves two unwritten slots behind.) The
     /// queue id is valid by construction ([`QueueId`]); a raw barrier number is checked
     /// by [`Barrier::from_raw`](crate::Barrier::from_raw).
-    #[inline]
+    // Always inlined: it is the runtime's most frequent operation, and a call (with its
+    // register saves and the result returned through memory) costs as much as the work.
+    #[inline(always)]
     pub fn copy_prepare_one<C: PacketCaps>(
         &mut self,
         req: &CopyRequest,
     ) -> Result<CopySlots, Error> {
         let len = req.validate::<C>()?;
-        self.tx.ring().ensure_room(1)?;
-        self.rx.ring().ensure_room(1)?;
+        if !self.tx.ring().has_room() {
+            return Err(self.tx.ring().full(1));
+        }
+        if !self.rx.ring().has_room() {
+            return Err(self.rx.ring().full(1));
+        }
         let rx = self.rx.ring().peek();
         let tx = self.tx.ring().peek();
+        // Both descriptors are built in registers, then each is stored once.
         let pair = copy_pair_unchecked(tx.ring_id, rx.ring_id, req, len);
         // RX first, as the driver takes its slots; indices move only once both are written.
         self.rx.store_mut().store(rx.index, pair.rx)?;
         self.tx.store_mut().store(tx.index, pair.tx)?;
-        self.rx.advance_by(1);
-        self.tx.advance_by(1);
+        self.rx.ring_mut().advance_one();
+        self.tx.ring_mut().advance_one();
         Ok(CopySlots { tx, rx })
     }
 
     /// Prepares `reqs.len()` copies at once, the batch path of seed 004 §1
     /// (`reserve_descriptors` then `set_descriptors`): every request is validated first
-    /// (as [`copy_prepare_one`](Self::copy_prepare_one) does), room for all of them is
-    /// checked on both rings, then each ring is written in at most two runs (before and
-    /// after its wrap) with the ring id computed once per run, and only then do both
-    /// rings move. The bytes are those of `reqs.len()` calls to `copy_prepare_one`.
+    /// (as [`copy_prepare_one`](Self::copy_prepare_one) does) as it is written, room for
+    /// all of them is checked on both rings first, the slots are written in runs where
+    /// neither ring wraps (at most three) with the ring ids computed once per run, and
+    /// only then do both rings move. The bytes are those of `reqs.len()` calls to
+    /// `copy_prepare_one`.
     ///
-    /// A refused batch (any bad request, no room for all) writes and takes nothing.
+    /// A refused batch (a bad request, no room for all) takes no slot and moves no index;
+    /// free slots beyond the rings' `next` may have been written, as
+    /// [`packet_prepare`](Self::packet_prepare) may.
     ///
     /// ```
     /// use udma_desc::{caps::PacketCaps, CopyRequest, DescRing, Descriptor, Direction, QueueId, RingPair};
@@ -174,9 +183,6 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
         &mut self,
         reqs: &[CopyRequest],
     ) -> Result<CopyBatch, Error> {
-        for r in reqs {
-            r.validate::<C>()?;
-        }
         let count = u32::try_from(reqs.len()).map_err(|_| Error::RingFull {
             ring: Direction::Tx,
             needed: u32::MAX,
@@ -184,11 +190,59 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
         })?;
         let tx = self.tx.ring().plan(count)?;
         let rx = self.rx.ring().plan(count)?;
-        write_runs(self.rx.store_mut(), &rx, reqs, copy_rx)?;
-        write_runs(self.tx.store_mut(), &tx, reqs, copy_tx)?;
+        // Runs where neither ring wraps (at most three): one ring-id computation each.
+        let (mut t, mut r) = (tx.start_slot(), rx.start_slot());
+        let mut rest = reqs;
+        while !rest.is_empty() {
+            let n = rest
+                .len()
+                .min(tx.room_before_wrap(t.index))
+                .min(rx.room_before_wrap(r.index));
+            let (run, tail) = rest.split_at_checked(n).unwrap_or((rest, &[]));
+            self.write_run::<C>(
+                t.index,
+                r.index,
+                ring_id_bits(t.ring_id),
+                ring_id_bits(r.ring_id),
+                run,
+            )?;
+            t = tx.after(t, n);
+            r = rx.after(r, n);
+            rest = tail;
+        }
         self.rx.ring_mut().commit_reservation(&rx);
         self.tx.ring_mut().commit_reservation(&tx);
         Ok(CopyBatch { tx, rx })
+    }
+
+    /// Writes one run of copies from TX slot `ti` and RX slot `ri` (no wrap inside),
+    /// validating each request. Plain-memory stores are written in one fused pass.
+    #[inline]
+    fn write_run<C: PacketCaps>(
+        &mut self,
+        ti: u32,
+        ri: u32,
+        tx_bits: u32,
+        rx_bits: u32,
+        run: &[CopyRequest],
+    ) -> Result<(), Error> {
+        let (txs, rxs) = (self.tx.store_mut(), self.rx.store_mut());
+        if let (Some(t), Some(r)) = (txs.slots_mut(ti, run.len()), rxs.slots_mut(ri, run.len())) {
+            for ((t, r), q) in t.iter_mut().zip(r.iter_mut()).zip(run) {
+                let len = q.validate::<C>()?;
+                *r = copy_rx(q, len, rx_bits);
+                *t = copy_tx(q, len, tx_bits);
+            }
+            return Ok(());
+        }
+        for q in run {
+            q.validate::<C>()?;
+        }
+        // Validated: the size is 1..=65536, so its low 16 bits are the length field.
+        #[allow(clippy::cast_possible_truncation)]
+        let len = |q: &CopyRequest| (q.size & 0xffff) as u16;
+        rxs.store_iter(ri, run.iter().map(|q| copy_rx(q, len(q), rx_bits)))?;
+        txs.store_iter(ti, run.iter().map(|q| copy_tx(q, len(q), tx_bits)))
     }
 
     /// Rings the doorbells that hand `tx_count` TX and `rx_count` RX descriptors to the
@@ -225,38 +279,6 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
         }
         Ok(())
     }
-}
-
-/// Writes one descriptor per request into the slots of `res`: the run up to the ring's end
-/// with the reservation's ring id, the rest from slot 0 with the next one.
-#[inline]
-fn write_runs<S: DescStore>(
-    store: &mut S,
-    res: &Reservation,
-    reqs: &[CopyRequest],
-    build: fn(&CopyRequest, u16, u32) -> Descriptor,
-) -> Result<(), Error> {
-    let first = usize::try_from(res.first_run()).unwrap_or(reqs.len());
-    let (head, tail) = reqs.split_at_checked(first).unwrap_or((reqs, &[]));
-    store.store_iter(res.start(), run(head, res.ring_id(), build))?;
-    if !tail.is_empty() {
-        store.store_iter(0, run(tail, res.ring_id().next(), build))?;
-    }
-    Ok(())
-}
-
-/// The descriptors of one run of slots sharing ring id `id` (its bits computed once).
-#[inline]
-fn run(
-    reqs: &[CopyRequest],
-    id: RingId,
-    build: fn(&CopyRequest, u16, u32) -> Descriptor,
-) -> impl ExactSizeIterator<Item = Descriptor> + '_ {
-    let bits = ring_id_bits(id);
-    // Validated by the caller: the size is 1..=65536, so its low 16 bits are the field.
-    #[allow(clippy::cast_possible_truncation)]
-    reqs.iter()
-        .map(move |r| build(r, (r.size & 0xffff) as u16, bits))
 }
 
 impl<S: DescStore> DescRing<S> {

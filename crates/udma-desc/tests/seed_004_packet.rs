@@ -37,7 +37,11 @@ fn s1_build_cme_packet_meta_word() {
     assert_eq!(CME_META_FLAGS, 0x0480_0000);
     for idx in 0..=3u8 {
         let d = cme_descriptor(idx).unwrap();
-        assert_eq!(d.word0(), (u32::from(idx) << 24) | 0x0480_0000, "index {idx}");
+        assert_eq!(
+            d.word0(),
+            (u32::from(idx) << 24) | 0x0480_0000,
+            "index {idx}"
+        );
         // No CONCAT, DMB or LAST on the meta word; words 1-3 are not named by the seed.
         assert_eq!(d.word0() & (CONCAT | DMB_LEN_CTRL | LAST), 0);
         assert_eq!(d.words()[1..], [0, 0, 0]);
@@ -124,7 +128,11 @@ fn s1_build_packet_flags_and_meta_on_every_tx_data_descriptor() {
     p.packet_prepare(blocks(2, 8), &dmb).unwrap();
     assert_eq!(p.tx().load(0).unwrap().word0(), (3 << 24) | 0x0480_0000);
     for i in 1..3 {
-        assert_ne!(p.tx().load(i).unwrap().word0() & DMB_LEN_CTRL, 0, "slot {i}");
+        assert_ne!(
+            p.tx().load(i).unwrap().word0() & DMB_LEN_CTRL,
+            0,
+            "slot {i}"
+        );
     }
     let wb = PacketOptions::<V3>::new()
         .with_cme_index(3)
@@ -140,8 +148,11 @@ fn s1_build_packet_flags_and_meta_on_every_tx_data_descriptor() {
 #[test]
 fn s1_build_packet_sow_on_every_rx_descriptor() {
     let mut p = pair(32);
-    p.packet_prepare(blocks(3, 8), &PacketOptions::<V3>::new().with_strong_order())
-        .unwrap();
+    p.packet_prepare(
+        blocks(3, 8),
+        &PacketOptions::<V3>::new().with_strong_order(),
+    )
+    .unwrap();
     for i in 0..3 {
         assert_eq!(p.rx().load(i).unwrap().word0(), SOW | (1 << 24) | 8);
     }
@@ -234,7 +245,8 @@ fn s1_build_packet_max_descs_per_packet_cayman_mariana_0x41() {
 #[test]
 fn s1_set_first_last_concat_and_clear() {
     let base = 0x0000_1234u32;
-    let ops: [(fn(&mut Descriptor, bool), u32); 3] = [
+    type BitOp = fn(&mut Descriptor, bool);
+    let ops: [(BitOp, u32); 3] = [
         (Descriptor::set_first, 0x0400_0000),
         (Descriptor::set_last, 0x0800_0000),
         (Descriptor::set_concat, 0x8000_0000),
@@ -253,13 +265,22 @@ fn s1_set_dmb_flips_meta_ctrl_bit26() {
     // al_udma_m2m_set_dmb goes through al_sdma_m2s_set_write_barrier on the word at +4.
     let mut d = Descriptor::from_words([0x0c00_0010, 0x0108_0003, 0, 0]);
     d.set_write_barrier(true);
-    assert_eq!(d.words(), [0x0c00_0010, 0x0108_0003 | META_CTRL_BIT26, 0, 0]);
+    assert_eq!(
+        d.words(),
+        [0x0c00_0010, 0x0108_0003 | META_CTRL_BIT26, 0, 0]
+    );
 }
 
 #[test]
 fn s1_get_tx_desc_size_len0_is_0x10000() {
-    assert_eq!(Descriptor::from_words([0x0c00_0000, 0, 0, 0]).tx_size(), 0x10000);
-    assert_eq!(Descriptor::from_words([0x0c00_ffff, 0, 0, 0]).tx_size(), 0xffff);
+    assert_eq!(
+        Descriptor::from_words([0x0c00_0000, 0, 0, 0]).tx_size(),
+        0x10000
+    );
+    assert_eq!(
+        Descriptor::from_words([0x0c00_ffff, 0, 0, 0]).tx_size(),
+        0xffff
+    );
     assert_eq!(Descriptor::from_words([0xffff_0001, 0, 0, 0]).tx_size(), 1);
 }
 
@@ -267,11 +288,16 @@ fn s1_get_tx_desc_size_len0_is_0x10000() {
 fn s1_copy_prepare_one_size_range() {
     let mut p = pair(64);
     for size in [0, 0x10001, u32::MAX] {
-        assert!(p.copy_prepare_one::<V3>(&CopyRequest::new(1, 2, size)).is_err());
+        assert!(
+            p.copy_prepare_one::<V3>(&CopyRequest::new(1, 2, size))
+                .is_err()
+        );
     }
     assert_eq!(p.tx().ring().next_index(), 0);
     for size in [1, 0x10000] {
-        let s = p.copy_prepare_one::<V3>(&CopyRequest::new(1, 2, size)).unwrap();
+        let s = p
+            .copy_prepare_one::<V3>(&CopyRequest::new(1, 2, size))
+            .unwrap();
         assert_eq!(p.tx().load(s.tx.index).unwrap().tx_size(), size);
     }
 }
@@ -281,7 +307,8 @@ fn s1_copy_prepare_one_needs_room_on_both_rings() {
     // al_udma_available_get < 1 on TX or on RX: -ENOMEM, nothing taken.
     let mut p = pair(32);
     for _ in 0..16 {
-        p.copy_prepare_one::<V3>(&CopyRequest::new(1, 2, 3)).unwrap();
+        p.copy_prepare_one::<V3>(&CopyRequest::new(1, 2, 3))
+            .unwrap();
     }
     assert_eq!(
         p.copy_prepare_one::<V3>(&CopyRequest::new(1, 2, 3)),

@@ -94,12 +94,7 @@ fn tx_len_ctrl_matches_table() {
 
 #[test]
 fn rx_len_ctrl_matches_table() {
-    check_word(
-        "rx_desc.len_ctrl",
-        &RxLenCtrl::FIELDS,
-        &[],
-        &[],
-    );
+    check_word("rx_desc.len_ctrl", &RxLenCtrl::FIELDS, &[], &[]);
 }
 
 #[test]
