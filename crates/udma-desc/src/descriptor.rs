@@ -248,11 +248,10 @@ impl Descriptor {
     /// Replaces the ring id (bits 25:24 of word 0, the same place on TX and RX).
     #[inline]
     pub const fn set_ring_id(&mut self, id: RingId) {
-        self.set_word0(
-            TxLenCtrl::from_bits(self.word0())
-                .with_ring_id(id)
-                .into_bits(),
-        );
+        // Plain mask arithmetic (the generated setters are not inlinable across crates, and
+        // bulk writes stamp every descriptor).
+        let mask = (RingId::MAX as u32) << TxLenCtrl::RING_ID_SHIFT;
+        self.set_word0((self.word0() & !mask) | crate::builder::ring_id_bits(id));
     }
 
     /// The ring id stamped in word 0.
