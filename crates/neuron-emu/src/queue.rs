@@ -74,10 +74,6 @@ pub struct QueueStats {
     pub ordering_points: u64,
     /// Completion interrupts raised (descriptors with INT_EN).
     pub interrupts: u64,
-    /// RX descriptors that carried a V4 notification mask (non-zero `len_ctrl` bits 23:16).
-    pub notifications: u64,
-    /// The last non-zero notification mask seen (RX only).
-    pub last_notification_mask: u8,
 }
 
 /// Why a queue stopped making progress.
@@ -121,8 +117,6 @@ impl QueueModel {
                 meta_descriptors: 0,
                 ordering_points: 0,
                 interrupts: 0,
-                notifications: 0,
-                last_notification_mask: 0,
             },
         }
     }

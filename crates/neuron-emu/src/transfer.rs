@@ -123,8 +123,6 @@ struct TxPacket {
 struct RxSide {
     ordering: u32,
     interrupts: u32,
-    notifications: u32,
-    last_notification_mask: u8,
 }
 
 fn fetch(mem: &AddressSpace, q: &QueueModel, pos: RingPos) -> Result<Fetched, u64> {
@@ -164,7 +162,9 @@ fn gather_tx(
         if p.descs == 0 && !d.first() {
             return Err(Fault::TxFirst { slot });
         }
-        if p.descs > 0 && d.first() && !chained {
+        // A FIRST chained in (CONCAT on the previous descriptor or on itself, as seed 004 §1
+        // build_cme_packet marks the data after a CME meta descriptor) continues the packet.
+        if p.descs > 0 && d.first() && !chained && !d.concat() {
             return Err(Fault::TxLast { slot });
         }
         p.descs += 1;
@@ -193,7 +193,7 @@ fn gather_tx(
         p.interrupts += u32::from(d.int_en());
         pos = pos.advanced(1, q.len);
         chained = d.concat();
-        if d.last() && !chained {
+        if d.last() {
             return Ok(Ok(p));
         }
     }
@@ -233,10 +233,6 @@ fn gather_rx(
             len,
         });
         side.ordering += u32::from(d.strong_order());
-        if d.notification_mask() != 0 {
-            side.notifications += 1;
-            side.last_notification_mask = d.notification_mask();
-        }
         side.interrupts += u32::from(d.int_en());
         pos = pos.advanced(1, q.len);
     }
@@ -384,10 +380,6 @@ fn try_pair(
     s.bytes += tx.bytes;
     s.ordering_points += u64::from(rx.ordering);
     s.interrupts += u64::from(rx.interrupts);
-    s.notifications += u64::from(rx.notifications);
-    if rx.notifications > 0 {
-        s.last_notification_mask = rx.last_notification_mask;
-    }
     Ok(PairOutcome::Moved {
         bytes: tx.bytes,
         more,

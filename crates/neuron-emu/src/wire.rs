@@ -93,8 +93,4 @@ impl RxView {
     pub(crate) fn strong_order(&self) -> bool {
         self.0.len_ctrl.strong_order_wr()
     }
-    /// V4 notification mask (`len_ctrl` bits 23:16, the project's position).
-    pub(crate) fn notification_mask(&self) -> u8 {
-        self.0.len_ctrl.notification_mask()
-    }
 }

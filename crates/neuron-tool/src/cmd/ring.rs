@@ -8,8 +8,9 @@
 //! not phase-checked: their ring-id bits hold a CME index.
 //!
 //! Packets (TX only: RX descriptors have no FIRST/LAST) are checked over the descriptors
-//! taken, in engine order: a packet starts with FIRST and ends with LAST (CONCAT chains the
-//! next descriptor in, so a FIRST after CONCAT is fine); more TX descriptors than the arch's
+//! taken, in engine order: a packet starts with FIRST and ends with LAST (CONCAT chains
+//! descriptors into one packet, so a FIRST that carries CONCAT or follows one is fine); more
+//! TX data descriptors than the arch's
 //! `MAX_TX_DESCS_PER_PACKET` or more bytes than the engine's maximum packet size is a fault.
 
 use std::fmt;
@@ -268,7 +269,10 @@ fn packet_step<C: PacketCaps>(
             *chained = false;
             return;
         }
-        Some(o) if ctrl.first() && !*chained => {
+        // A FIRST inside an open packet is a new packet unless it is chained in: by CONCAT
+        // on the previous descriptor, or by CONCAT on itself (seed 004 §1 build_cme_packet
+        // puts CONCAT on the data descriptors after a CME meta descriptor).
+        Some(o) if ctrl.first() && !*chained && !ctrl.concat() => {
             report.problems.push(Problem::FirstWithoutLast {
                 start: o.start,
                 next: Some(slot),
@@ -282,10 +286,11 @@ fn packet_step<C: PacketCaps>(
         descs: 0,
         bytes: 0,
     });
-    o.descs += 1;
+    // The per-arch cap counts data descriptors (seed 004 §1: build_packet's num_blocks).
+    o.descs += u32::from(!ctrl.meta());
     o.bytes += data_bytes;
     *chained = ctrl.concat();
-    if ctrl.last() && !ctrl.concat() {
+    if ctrl.last() {
         if let Some(o) = open.take() {
             check_limits::<C>(&mut report.problems, &o);
         }
