@@ -7,11 +7,12 @@ use std::time::{Duration, Instant};
 
 use crate::address_space::{AddressSpace, RegionId, RegionSpec};
 use crate::engine_state::EngineState;
+use crate::engine_walk::{RingPos, WalkRules};
 use crate::error::{AllocError, BusError, MapError};
-use crate::fault::Direction;
 use crate::iofic_model::Level;
 use crate::model::{FaultRecord, Model, RunReport, Step};
-use crate::queue::{QueueStats, RingPos};
+use crate::queue::QueueStats;
+use udma_desc::Direction;
 
 /// When doorbells are executed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -236,6 +237,12 @@ impl Device {
     /// State of one direction of a unit.
     pub fn engine_state(&self, unit: usize, dir: Direction) -> Option<EngineState> {
         self.shared.lock().units.get(unit).map(|u| u.dir(dir).state)
+    }
+
+    /// The rules the engine walk applies on `unit` now, as its registers hold them.
+    pub fn walk_rules(&self, unit: usize) -> Option<WalkRules> {
+        let mut m = self.shared.lock();
+        m.units.get_mut(unit).map(|u| u.settings().rules)
     }
 
     /// Counters of one queue.

@@ -16,7 +16,10 @@
 //! * Execution: [`Device::step`] / [`Device::run_until_idle`] (deterministic, the default
 //!   [`ExecMode::Manual`]), [`ExecMode::OnDoorbell`] (the doorbell write runs the device), or a
 //!   [`BackgroundEngine`] thread ([`Device::start_background`]).
-//! * [`scenario`] — a byte-coded script format used by the fuzz targets in `fuzz/`.
+//! * [`engine_walk`] — the rules by which an engine takes descriptors from its rings, over
+//!   model memory or a plain dump.
+//! * `scenario` (feature `test-utils`) — a byte-coded script format used by the fuzz targets
+//!   in `fuzz/` and the tests.
 //!
 //! ```
 //! use khal::udma::{EngineParams, RingConfig, Udma, UdmaState};
@@ -54,7 +57,8 @@
 //!
 //! # Data path
 //!
-//! What a queue pair does when it runs (one packet per [`Device::step`]):
+//! What a queue pair does when it runs (one packet per [`Device::step`]). Framing, phase,
+//! CME, limits and pairing are the [`engine_walk`], the one walk a ring-dump decode uses too:
 //!
 //! * **Framing.** TX descriptors are read from the M2S head while they are posted. The first
 //!   must carry FIRST (else M2S PREFETCH_FIRST); a FIRST before the packet's LAST is
@@ -121,26 +125,29 @@ mod arch_layout;
 mod desc_store;
 mod device;
 mod engine_state;
+pub mod engine_walk;
 mod error;
 mod fault;
 mod iofic_model;
 mod model;
 mod offset_hasher;
 mod queue;
+#[cfg(feature = "test-utils")]
 pub mod scenario;
 mod transfer;
 mod unit;
-mod wire;
 
 pub use address_space::{AddressSpace, Region, RegionId, RegionKind, RegionSpec};
-pub use arch_layout::{MemoryConfig, regions, unit_bases};
+pub use arch_layout::{MemoryConfig, regions, rules_after_init, unit_bases};
 pub use desc_store::DeviceDescStore;
 pub use device::{BackgroundEngine, Device, DeviceConfig, ExecMode};
 pub use engine_state::EngineState;
-pub use error::{AllocError, BusError, MapError};
-pub use fault::{Direction, Fault};
+pub use engine_walk::{RingPos, WalkRules};
+pub use error::{AllocError, BusError, MapError, RulesError};
+pub use fault::Fault;
 pub use iofic_model::{GROUP_A, GROUP_B, GROUP_C, GROUP_D, IoficGroupModel, Level, UnitIofic};
 pub use model::{FaultRecord, RunReport, Step};
-pub use queue::{QueueBlock, QueueStats, RingPos};
+pub use queue::{QueueBlock, QueueStats};
 pub use transfer::WaitReason;
+pub use udma_desc::Direction;
 pub use unit::QUEUES;

@@ -172,53 +172,91 @@ impl Model {
 
     /// Runs at most one packet: the next queue pair in round-robin order that can move one.
     pub(crate) fn step(&mut self) -> Option<Step> {
-        while let Some((u, q)) = self.active.pop_front() {
-            if let Some(bits) = self.queued.get_mut(u) {
-                *bits &= !(1u16 << q);
-            }
-            let Some(unit) = self.units.get_mut(u) else {
-                continue;
-            };
-            match run_pair(unit, &mut self.mem, q, &mut self.scratch) {
-                PairOutcome::Moved { bytes, more } => {
-                    if more {
-                        self.schedule(u, q);
-                    }
-                    return Some(Step::Packet {
-                        unit: u,
-                        queue: q,
-                        bytes,
-                    });
-                }
-                PairOutcome::Faulted(fault) => {
-                    let rec = FaultRecord {
-                        unit: u,
-                        queue: q,
-                        fault,
-                    };
-                    if self.faults.len() == FAULT_LOG_CAPACITY {
-                        self.faults.pop_front();
-                    }
-                    self.faults.push_back(rec);
-                    return Some(Step::Fault(rec));
-                }
-                // Leaves the active set; the event that unblocks it schedules it again.
-                PairOutcome::Wait(_) => {}
+        while let Some((u, q)) = self.pop_active() {
+            if let Some(step) = self.run_one(u, q, false) {
+                return Some(step);
             }
         }
         None
     }
 
-    /// Runs until nothing can move or `max_packets` steps were taken.
+    fn pop_active(&mut self) -> Option<(usize, usize)> {
+        let (u, q) = self.active.pop_front()?;
+        if let Some(bits) = self.queued.get_mut(u) {
+            *bits &= !(1u16 << q);
+        }
+        Some((u, q))
+    }
+
+    /// Runs one packet on pair `(u, q)` (just popped from the active set). With `keep`, a
+    /// pair with more work that is the only runnable one is left out of the set for the
+    /// caller to run again at once (what round-robin over one pair does anyway).
+    fn run_one(&mut self, u: usize, q: usize, keep: bool) -> Option<Step> {
+        let unit = self.units.get_mut(u)?;
+        match run_pair(unit, &mut self.mem, q, &mut self.scratch) {
+            PairOutcome::Moved { bytes, more } => {
+                if more && !(keep && self.active.is_empty()) {
+                    self.schedule(u, q);
+                }
+                Some(Step::Packet {
+                    unit: u,
+                    queue: q,
+                    bytes,
+                })
+            }
+            PairOutcome::Faulted(fault) => {
+                let rec = FaultRecord {
+                    unit: u,
+                    queue: q,
+                    fault,
+                };
+                if self.faults.len() == FAULT_LOG_CAPACITY {
+                    self.faults.pop_front();
+                }
+                self.faults.push_back(rec);
+                Some(Step::Fault(rec))
+            }
+            // Leaves the active set; the event that unblocks it schedules it again.
+            PairOutcome::Wait(_) => None,
+        }
+    }
+
+    /// Runs until nothing can move or `max_steps` steps were taken.
     pub(crate) fn run(&mut self, max_steps: u64) -> RunReport {
         let mut report = RunReport::default();
         let mut steps = 0;
+        let mut current = None;
         while steps < max_steps {
-            let Some(step) = self.step() else { break };
+            let Some((u, q)) = current.take().or_else(|| self.pop_active()) else {
+                break;
+            };
+            let Some(step) = self.run_one(u, q, true) else {
+                continue;
+            };
             report.add(&step);
             steps += 1;
+            // A pair kept out of the set (the only one with more work) runs again directly.
+            let kept = matches!(step, Step::Packet { .. })
+                && self.queued.get(u).is_some_and(|b| b & (1u16 << q) == 0)
+                && self.active.is_empty()
+                && self.more_posted(u, q);
+            if kept {
+                current = Some((u, q));
+            }
+        }
+        // A kept pair that the step limit cut off goes back into the set.
+        if let Some((u, q)) = current {
+            self.schedule(u, q);
         }
         report
+    }
+
+    /// Pair `(u, q)` has TX descriptors posted beyond what it ran.
+    fn more_posted(&self, u: usize, q: usize) -> bool {
+        self.units
+            .get(u)
+            .and_then(|unit| unit.m2s.queues.get(q))
+            .is_some_and(|txq| txq.posted > 0)
     }
 
     pub(crate) fn take_faults(&mut self) -> Vec<FaultRecord> {
