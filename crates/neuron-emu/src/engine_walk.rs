@@ -10,14 +10,17 @@
 //!   descriptor whose ring id differs is PREFETCH_RING_ID. A TX META descriptor (a CME meta
 //!   descriptor) is not phase-checked: it holds its CME index in those bits.
 //! * **Framing (TX).** A packet starts with FIRST; a FIRST before the packet's LAST is
-//!   PREFETCH_LAST unless the previous descriptor carried CONCAT (which chains the next one in:
-//!   how a CME meta descriptor joins the data after it). LAST without CONCAT ends the packet.
-//!   A packet whose end is not posted yet waits.
+//!   PREFETCH_LAST unless it is chained in by CONCAT, on the previous descriptor or on itself
+//!   (seed 004 §1 `build_cme_packet`: the CME meta word is FIRST | META, the data descriptors
+//!   after it carry CONCAT, the first of them FIRST, the last LAST | CONCAT). LAST ends the
+//!   packet. A packet whose end is not posted yet waits.
 //! * **CME.** A META descriptor is consumed and counted but moves no data and takes no RX
 //!   descriptor.
-//! * **Limits.** More descriptors than the engine's prefetch limit is PREFETCH_MAX_DESC; more
-//!   bytes than its maximum packet size is PKT_LEN ([`WalkRules`]: what the registers hold,
-//!   per arch after bring-up).
+//! * **Limits.** More data descriptors than the engine's prefetch limit is PREFETCH_MAX_DESC
+//!   (the cap counts data descriptors, as `build_packet` counts `num_blocks`; whether the
+//!   hardware prefetcher also counts a META descriptor no source states); more bytes than its
+//!   maximum packet size is PKT_LEN ([`WalkRules`]: what the registers hold, per arch after
+//!   bring-up).
 //! * **Pairing.** A packet with `k` data descriptors takes the next `k` RX descriptors; they
 //!   must hold at least the packet's bytes (else S2M PKT_LEN) and each is filled in order.
 //!
@@ -132,8 +135,7 @@ pub struct WalkRules {
     pub encode_64k: bool,
     /// `m2s.cfg_len` MAX_PKT_SIZE: most bytes in one packet.
     pub max_packet_bytes: u64,
-    /// `m2s_rd.desc_pref_cfg_2` MAX_DESC_PER_PKT: most descriptors (data and META) in one
-    /// packet.
+    /// `m2s_rd.desc_pref_cfg_2` MAX_DESC_PER_PKT: most data descriptors in one packet.
     pub max_descs_per_packet: u32,
     /// TX ring ids are checked (`m2s.err_log_mask` PREF_RING_ID clear).
     pub check_tx_ring_id: bool,
@@ -284,18 +286,18 @@ pub fn tx_packet<S: DescSource + ?Sized>(
         if p.descs == 0 && !c.first() {
             return Err(Fault::TxFirst { slot });
         }
-        if p.descs > 0 && c.first() && !chained {
+        if p.descs > 0 && c.first() && !chained && !c.concat() {
             return Err(Fault::TxLast { slot });
         }
         p.descs += 1;
-        if p.descs > rules.max_descs_per_packet {
-            return Err(Fault::TxMaxDesc {
-                limit: rules.max_descs_per_packet,
-            });
-        }
         if meta {
             p.metas += 1;
         } else {
+            if p.descs - p.metas > rules.max_descs_per_packet {
+                return Err(Fault::TxMaxDesc {
+                    limit: rules.max_descs_per_packet,
+                });
+            }
             let n = rules.len_of(c.len());
             p.bytes += n;
             if p.bytes > rules.max_packet_bytes {
@@ -313,7 +315,7 @@ pub fn tx_packet<S: DescSource + ?Sized>(
         p.interrupts += u32::from(c.int_en());
         pos = pos.advanced(1, len);
         chained = c.concat();
-        if c.last() && !chained {
+        if c.last() {
             p.end = pos;
             return Ok(Ok(p));
         }
@@ -604,7 +606,17 @@ mod tests {
         assert_eq!(
             walk(&[tx(1, FIRST | CONCAT, 16), tx(1, FIRST | LAST, 16)]).map(|r| r.map(|p| p.descs)),
             Ok(Ok(2)),
-            "CONCAT chains a FIRST in"
+            "CONCAT on the previous descriptor chains a FIRST in"
+        );
+        assert_eq!(
+            walk(&[
+                tx(1, FIRST, 16),
+                tx(1, FIRST | CONCAT, 16),
+                tx(1, LAST | CONCAT, 16)
+            ])
+            .map(|r| r.map(|p| (p.descs, p.end.index))),
+            Ok(Ok((3, 0))),
+            "CONCAT on the FIRST itself chains it in; LAST | CONCAT ends the packet"
         );
         assert_eq!(
             walk(&[tx(2, FIRST | LAST, 16)]),
@@ -642,20 +654,34 @@ mod tests {
     }
 
     #[test]
-    fn cme_meta_descriptor_is_consumed_without_data_or_phase_check() {
-        // CME index 3 in the ring-id bits, FIRST | META | CONCAT, then one data descriptor.
+    fn seed_cme_packet_is_one_packet_and_the_meta_moves_nothing() {
+        // Seed 004 §1 build_cme_packet: meta word (cme_index << 24) | 0x04800000 (FIRST |
+        // META), then the data descriptors with CONCAT, FIRST on the first, LAST on the last.
         let ring = [
-            tx(3, FIRST | META | CONCAT, 0),
-            tx(1, LAST, 4096),
-            d((1 << 24) | 4096, 0x9000),
+            d((3 << 24) | 0x0480_0000, 0),
+            tx(1, FIRST | CONCAT, 4096),
+            tx(1, LAST | CONCAT, 4096),
         ];
         let mut segs = Vec::new();
-        let p = tx_packet(&ring[..2], RingPos::RESET, 2, &RULES, |s| segs.push(s))
+        let p = tx_packet(&ring[..], RingPos::RESET, 3, &RULES, |s| segs.push(s))
             .unwrap()
             .unwrap();
-        assert_eq!((p.descs, p.metas, p.data_descs(), p.bytes), (2, 1, 1, 4096));
-        assert_eq!(segs.len(), 1, "the META descriptor moves no data");
-        assert_eq!(p.end.index, 0, "a ring of two wrapped");
+        assert_eq!((p.descs, p.metas, p.data_descs(), p.bytes), (3, 1, 2, 8192));
+        assert_eq!(segs.len(), 2, "the META descriptor moves no data");
+        assert_eq!(p.end.index, 0, "a ring of three wrapped");
+    }
+
+    #[test]
+    fn the_descriptor_cap_counts_data_descriptors() {
+        // 65 data descriptors behind a CME meta descriptor: within V3's cap of 65.
+        let mut ring = vec![d((1 << 24) | 0x0480_0000, 0)];
+        ring.extend((0..65).map(|i| match i {
+            0 => tx(1, FIRST | CONCAT, 16),
+            64 => tx(1, LAST | CONCAT, 16),
+            _ => tx(1, CONCAT, 16),
+        }));
+        let p = tx_packet(&ring[..], RingPos::RESET, 66, &RULES, |_| {});
+        assert_eq!(p.map(|r| r.map(|p| p.descs)), Ok(Ok(66)));
     }
 
     #[test]

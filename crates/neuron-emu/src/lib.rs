@@ -62,11 +62,13 @@
 //!
 //! * **Framing.** TX descriptors are read from the M2S head while they are posted. The first
 //!   must carry FIRST (else M2S PREFETCH_FIRST); a FIRST before the packet's LAST is
-//!   PREFETCH_LAST (the previous packet never ended) unless the previous descriptor carried
-//!   CONCAT, which chains the next descriptor into the same packet (how a CME meta descriptor
-//!   is joined to the data after it). LAST without CONCAT ends the packet. A packet whose LAST
-//!   is not posted yet waits for the next doorbell. More descriptors than the prefetch limit
-//!   (`m2s_rd.desc_pref_cfg_2`; 128 while unprogrammed) is PREFETCH_MAX_DESC; more bytes than
+//!   PREFETCH_LAST (the previous packet never ended) unless it is chained in by CONCAT, on
+//!   the previous descriptor or on itself (seed 004 §1 `build_cme_packet` sets CONCAT on the
+//!   data descriptors after a CME meta descriptor). LAST ends the packet. A packet whose LAST
+//!   is not posted yet waits for the next doorbell. More data descriptors than the prefetch
+//!   limit (`m2s_rd.desc_pref_cfg_2`; 128 while unprogrammed) is PREFETCH_MAX_DESC (the limit
+//!   counts data descriptors, as `build_packet`'s cap counts `num_blocks`, seed 004 §1; whether
+//!   the prefetcher also counts a META descriptor no source states); more bytes than
 //!   `m2s.cfg_len` MAX_PKT_SIZE is PKT_LEN.
 //! * **Meta descriptors.** A TX descriptor with META (a CME meta descriptor) is consumed and
 //!   counted ([`QueueStats::meta_descriptors`]) but moves no data and takes no RX descriptor.
@@ -94,9 +96,9 @@
 //!   and strong-order writes (RX bit 29) ask of hardware, so each is satisfied by construction;
 //!   the model counts them in [`QueueStats::ordering_points`].
 //! * **Completion.** A TX descriptor with INT_EN latches primary group C bit q (TX completion
-//!   queues); an RX descriptor with INT_EN latches primary group B bit q (RX completions). A
-//!   non-zero V4 notification mask (RX `len_ctrl` bits 23:16) is counted in
-//!   [`QueueStats::notifications`]. No completion ring is written (the copy path has none).
+//!   queues); an RX descriptor with INT_EN latches primary group B bit q (RX completions).
+//!   The V4 notification mask is not modelled: no source gives its bits (it sits in the TX
+//!   meta word, seed 004 §1). No completion ring is written (the copy path has none).
 //! * **Errors.** Each [`Fault`] latches its cause in secondary group A (M2S) or B (S2M) unless
 //!   the direction's `err_log_mask` hides it; if the group's abort-mask bit is 0 the direction
 //!   moves to [`EngineState::Aborted`] (state fields read 2) and stops; either way the faulting

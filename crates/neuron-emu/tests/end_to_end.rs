@@ -259,6 +259,27 @@ fn strong_ordered_writes_v4() {
     strong_ordered_writes::<khal_mariana::Mariana>();
 }
 
+/// Seed 004 §1: the mask is V4-only and set through the TX meta word at bits no source
+/// gives, so a V4 packet asking for one is refused before anything reaches the model.
+#[test]
+fn v4_notification_mask_is_not_encodable() {
+    type A = khal_mariana::Mariana;
+    let (rig, _udma, mut pair) = Rig::<A>::with_queue(0, 4, 32);
+    let (src, _) = rig.buffer(rig.host, 100, 1);
+    let dst = rig.zeroed(rig.hbm, 100);
+    let opts = PacketOptions::<A>::new().with_notification_mask(0x5a);
+    let block = CopyBlock {
+        src,
+        dst,
+        size: 100,
+    };
+    assert_eq!(
+        pair.packet_prepare([block], &opts),
+        Err(udma_desc::Error::NotificationMaskEncodingUnknown { mask: 0x5a })
+    );
+    assert_eq!(pair.tx().ring().next_index(), 0);
+}
+
 fn background_engine_runs_doorbells_as_they_arrive<A: Arch>() {
     let (rig, udma, mut pair) = Rig::<A>::with_queue(3, 0, 64);
     let bg = rig.dev.start_background().expect("one background engine");

@@ -115,7 +115,8 @@ pub use error::Error;
 pub use field_spec::FieldSpec;
 pub use meta_ctrl::{MetaCtrl, SSMAE_OP_COPY};
 pub use packet::{
-    CME_INDEX_MAX, CopyBlock, MAX_PACKET_BYTES, PacketOptions, PacketSlots, cme_descriptor,
+    CME_INDEX_MAX, CME_META_FLAGS, CopyBlock, MAX_PACKET_BYTES, PacketOptions, PacketSlots,
+    cme_descriptor,
 };
 pub use queue_id::{InvalidQueueId, QUEUES_PER_ENGINE, QueueId};
 pub use ring::{
@@ -123,7 +124,7 @@ pub use ring::{
 };
 pub use ring_dump::RingDump;
 pub use ring_id::RingId;
-pub use ring_pair::{CopySlots, RingPair};
+pub use ring_pair::{CopyBatch, CopySlots, RingPair};
 pub use rx_len_ctrl::RxLenCtrl;
 pub use size::{MAX_TRANSFER_BYTES, decode_len, encode_size};
 pub use tx_len_ctrl::TxLenCtrl;

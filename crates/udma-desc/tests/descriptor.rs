@@ -110,8 +110,7 @@ fn display_and_debug_name_every_field() {
             .with_len(0)
             .with_ring_id(RingId::new(2).unwrap())
             .with_int_en(true)
-            .with_strong_order_wr(true)
-            .with_notification_mask(0xa5),
+            .with_strong_order_wr(true),
         buf2_ptr_lo: 0,
         buf1_ptr: 0xdead_beef,
     });
@@ -121,7 +120,6 @@ fn display_and_debug_name_every_field() {
         "ring_id=2",
         "int_en=1",
         "strong_order_wr=1",
-        "notification_mask=0xa5",
         "buf2_ptr_lo=0x00000000",
         "buf1_ptr=0x00000000deadbeef",
     ] {
@@ -195,9 +193,10 @@ fn ring_dump_reads_whole_descriptors() {
     );
 }
 
+/// Seed 004 §1 `build_cme_packet`: the meta word is `(cme_index << 24) | 0x04800000`.
 #[test]
 fn cme_index_lives_in_the_ring_id_bits() {
-    let m = Descriptor::from_words([(2 << 24) | (1 << 26) | (1 << 23), 0, 0, 0]).as_tx_meta();
+    let m = Descriptor::from_words([(2 << 24) | 0x0480_0000, 0, 0, 0]).as_tx_meta();
     assert_eq!(m.cme_index(), 2);
     assert!(m.len_ctrl.meta() && m.len_ctrl.first());
 }
