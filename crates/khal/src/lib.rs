@@ -73,8 +73,10 @@ pub use hal::{FreeError, HAL, HOST_ARCH, Hal, HalCell, HalInitError, InitOutcome
 pub use latch::{ArchLatch, Bound, LatchError};
 
 pub use arch::{
-    Arch, ArchError, Generation, InvalidGeneration, PCI_VENDOR_ID, Platform, Product,
-    RegistrarError, RegistrarInput, Registration, Rev3, Rev4, Scalars, SteeringLayoutV4,
+    Arch, ArchError, DIE_FLIP_XOR, DhalCallbacks, Generation, InvalidGeneration, NC_MAP_ENTRIES,
+    NC_MAP_TYPE, NcLocation, NcMapTable, PATTERN_A, PATTERN_B, PATTERN_C, PATTERN_D, PCI_VENDOR_ID,
+    Platform, Product, RegistrarError, RegistrarInput, Registration, Rev3, Rev4, ScalarField,
+    ScalarValue, Scalars, SteeringLayoutV4, TgtidLayoutV3, TgtidLayoutV4, TttRevision,
     UDMA_UNIT_WINDOW, UdmaRevision, UnknownDeviceId, VersionWindow, WRITE_BLOCKED_QUEUE_REGS,
-    WaitTimes, register_common,
+    WaitTimes, nc_map_entry, read_pe_counter, register_common, v4_table,
 };

@@ -111,15 +111,10 @@ fn expected_init_with(arch: &str, prefetch: [(usize, u32); 5]) -> Vec<(usize, u3
         w.push((0x2012c, 0xffff_fd00));
     }
     w.push((0x3b460, 0xffff_fffe)); // preset all-ones, bit 0 cleared
-    let (mut m2s, mut s2m) = (iofic_writes("m2s"), iofic_writes("s2m"));
-    if arch == "v3" {
-        // Userspace V3 values (issue 3): primary D 0x100, RX errors 0x7FFF_E007.
-        m2s[6].1 = !0x100;
-        s2m[2].1 = !0x7fff_e007;
-        s2m[4].1 = !0x7fff_e007;
-    }
-    w.extend(m2s);
-    w.extend(s2m);
+    // Every generation is UDMA revision 4: the kernel's IOFIC writes on all three (the
+    // seed's masks are keyed on the revision, seed 004 §4).
+    w.extend(iofic_writes("m2s"));
+    w.extend(iofic_writes("s2m"));
     w.push((0x20380, 0x0000_1004));
     w.extend(prefetch);
     w

@@ -27,11 +27,13 @@ mod macros;
 
 pub mod gen_ex;
 pub mod general;
+pub mod khal_udma;
 mod layout;
 pub mod m2s;
 pub mod queue;
 pub mod s2m;
 mod state;
+pub mod tgtid;
 pub mod unit;
 
 pub use layout::{QueueOffsets, QueueReg, UdmaLayout};
