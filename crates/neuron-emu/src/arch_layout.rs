@@ -76,6 +76,7 @@ impl DeviceConfig {
             unit_bases: unit_bases(&A::SCALARS),
             regions: regions(&A::SCALARS, mem),
             mode: ExecMode::Manual,
+            dma_version: u32::from(A::UDMA_REVISION),
         }
     }
 }

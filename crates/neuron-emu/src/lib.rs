@@ -113,7 +113,16 @@
 //! slot 0, ring id 1). Engine: `change_state` one-hot (ABORT over DIS over NORMAL) and `state`
 //! with the same 2-bit value in all four fields (0 disabled/idle, 1 normal, 2 abort); power-on
 //! is disabled. `m2s.stream_cfg` DISABLE and an `s2m.stream_cfg` with DISABLE, FLUSH and
-//! STOP_PREFETCH stall the stream. IOFIC: see [`IoficGroupModel`] and [`UnitIofic`]. Every other
+//! STOP_PREFETCH stall the stream. `m2s_feature.dma_version` is read only and reads the
+//! device's UDMA revision ([`DeviceConfig::dma_version`]: 4 on every arch, what seed 004 §2
+//! `al_udma_init` requires). The S2M no-descriptor policy (S2M `+0x344`): a packet whose RX
+//! descriptors are not posted waits forever when drop is off and the timeout is 0 (the reset
+//! value), else it is dropped ([`Step::Dropped`], [`QueueStats::dropped_packets`]) after
+//! waiting `timeout` scheduler passes (the seed gives no unit). The number of queues
+//! software configured is held by no register: the model runs any queue whose `cfg` enables
+//! it. The Target Translation Table of the target-id block (revision 4; the block's place in
+//! the unit is in no source) is a separate window, [`Device::tgtid_block`]. IOFIC: see
+//! [`IoficGroupModel`] and [`UnitIofic`]. Every other
 //! register of the `0x3c800`-byte unit window is plain storage with its reset value (`cfg`
 //! 0x03000000, TX `rlimit.mask` 7, spare ones registers all ones, `m2s.cfg_len` 0x000fffff);
 //! offsets outside every unit window, or not 4-byte aligned, read [`mmio::BUS_ERROR_READ`] and
@@ -137,12 +146,13 @@ mod queue;
 #[cfg(feature = "test-utils")]
 pub mod scenario;
 mod transfer;
+mod ttt_model;
 mod unit;
 
 pub use address_space::{AddressSpace, Region, RegionId, RegionKind, RegionSpec};
 pub use arch_layout::{MemoryConfig, regions, rules_after_init, unit_bases};
 pub use desc_store::DeviceDescStore;
-pub use device::{BackgroundEngine, Device, DeviceConfig, ExecMode};
+pub use device::{BackgroundEngine, Device, DeviceConfig, ExecMode, TgtidBlock};
 pub use engine_state::EngineState;
 pub use engine_walk::{RingPos, WalkRules};
 pub use error::{AllocError, BusError, MapError, RulesError};
@@ -151,5 +161,6 @@ pub use iofic_model::{GROUP_A, GROUP_B, GROUP_C, GROUP_D, IoficGroupModel, Level
 pub use model::{FaultRecord, RunReport, Step};
 pub use queue::{QueueBlock, QueueStats};
 pub use transfer::WaitReason;
+pub use ttt_model::TttEntryWords;
 pub use udma_desc::Direction;
 pub use unit::QUEUES;

@@ -35,6 +35,15 @@ pub enum Step {
     },
     /// A packet faulted.
     Fault(FaultRecord),
+    /// The S2M side dropped a packet that had no RX descriptor (no-descriptor policy).
+    Dropped {
+        /// Unit (engine) index.
+        unit: usize,
+        /// Queue pair.
+        queue: usize,
+        /// Payload bytes dropped.
+        bytes: u64,
+    },
 }
 
 /// Totals of a run.
@@ -46,6 +55,8 @@ pub struct RunReport {
     pub bytes: u64,
     /// Faults raised.
     pub faults: u64,
+    /// Packets dropped for lack of an RX descriptor.
+    pub dropped: u64,
 }
 
 impl RunReport {
@@ -56,6 +67,7 @@ impl RunReport {
                 self.bytes += bytes;
             }
             Step::Fault(_) => self.faults += 1,
+            Step::Dropped { .. } => self.dropped += 1,
         }
     }
 }
@@ -100,6 +112,13 @@ impl Model {
             active: VecDeque::new(),
             scratch: Scratch::default(),
             faults: VecDeque::new(),
+        }
+    }
+
+    /// Sets what every unit's `m2s_feature.dma_version` reads.
+    pub(crate) fn set_dma_version(&mut self, v: u32) {
+        for u in &mut self.units {
+            u.dma_version = v;
         }
     }
 
@@ -215,6 +234,20 @@ impl Model {
                 }
                 self.faults.push_back(rec);
                 Some(Step::Fault(rec))
+            }
+            PairOutcome::Dropped { bytes, more } => {
+                if more {
+                    self.schedule(u, q);
+                }
+                Some(Step::Dropped {
+                    unit: u,
+                    queue: q,
+                    bytes,
+                })
+            }
+            PairOutcome::Ticking => {
+                self.schedule(u, q);
+                None
             }
             // Leaves the active set; the event that unblocks it schedules it again.
             PairOutcome::Wait(_) => None,

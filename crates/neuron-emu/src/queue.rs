@@ -35,6 +35,9 @@ pub struct QueueStats {
     pub ordering_points: u64,
     /// Completion interrupts raised (descriptors with INT_EN).
     pub interrupts: u64,
+    /// RX only: packets the S2M side dropped because no RX descriptor was posted for them
+    /// (the no-descriptor policy, S2M `+0x344`).
+    pub dropped_packets: u64,
 }
 
 /// Why a queue stopped making progress.
@@ -62,6 +65,9 @@ pub(crate) struct QueueModel {
     /// The ring's memory, resolved once: regions are only ever added and never move, so a
     /// resolved span stays valid until the ring base or length is written.
     ring: Option<Span>,
+    /// TX only: scheduler passes the packet at the head has waited for RX descriptors under
+    /// a no-descriptor timeout.
+    pub(crate) no_desc_waited: u32,
 }
 
 impl QueueModel {
@@ -82,8 +88,10 @@ impl QueueModel {
                 meta_descriptors: 0,
                 ordering_points: 0,
                 interrupts: 0,
+                dropped_packets: 0,
             },
             ring: None,
+            no_desc_waited: 0,
         }
     }
 
@@ -145,6 +153,7 @@ impl QueueModel {
     pub(crate) fn consume(&mut self, n: u32, end: RingPos) {
         debug_assert_eq!(end, self.head.advanced(n, self.len));
         self.head = end;
+        self.no_desc_waited = 0;
         self.posted = self.posted.saturating_sub(u64::from(n));
         self.stats.descriptors += u64::from(n);
     }
@@ -155,6 +164,7 @@ impl QueueModel {
         self.tail = RingPos::RESET;
         self.posted = 0;
         self.blocked = None;
+        self.no_desc_waited = 0;
     }
 }
 

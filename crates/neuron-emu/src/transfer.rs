@@ -59,6 +59,15 @@ pub(crate) enum PairOutcome {
     },
     /// Nothing could move.
     Wait(WaitReason),
+    /// The packet waits for RX descriptors under a no-descriptor timeout: run the pair
+    /// again on the next scheduler pass (each pass is one unit of the timeout).
+    Ticking,
+    /// The S2M side dropped the packet (no RX descriptor, no-descriptor policy).
+    Dropped {
+        bytes: u64,
+        /// More TX descriptors are posted behind it.
+        more: bool,
+    },
     /// The packet faulted (already reported to the unit).
     Faulted(Fault),
 }
@@ -148,6 +157,57 @@ fn bus_bug(e: crate::error::BusError) -> Fault {
     }
 }
 
+/// What the S2M engine does with a packet that has no RX descriptor, by the no-descriptor
+/// policy (S2M `+0x344`, seed 004 §2 `al_udma_s2m_no_desc_cfg_set`).
+///
+/// The seed warns that "setting timeout to 0 will cause the udma to wait forever instead of
+/// dropping the packet" when drop is off, so: drop off and timeout 0 waits forever (the
+/// reset value: the model's behaviour before this policy existed); otherwise the packet is
+/// dropped once it has waited `timeout` units (0: at once). The unit of the timeout is in no
+/// source; the model counts scheduler passes over the waiting pair.
+fn no_rx_descriptor(
+    unit: &mut UnitModel,
+    mem: &AddressSpace,
+    q: usize,
+    set: &crate::unit::Settings,
+) -> PairOutcome {
+    let policy = set.no_desc;
+    if !policy.drop_en() && policy.timeout() == 0 {
+        return PairOutcome::Wait(WaitReason::NoRx);
+    }
+    let Some(txq) = unit.m2s.queues.get_mut(q) else {
+        return PairOutcome::Wait(WaitReason::QueueDisabled);
+    };
+    if txq.no_desc_waited < policy.timeout() {
+        txq.no_desc_waited += 1;
+        return PairOutcome::Ticking;
+    }
+    // The walk stopped at the RX side; the TX packet itself is whole (re-walked to drop it).
+    let span = txq.ring_span(mem);
+    let txq = &unit.m2s.queues[q];
+    let walked = engine_walk::tx_packet(
+        &MemRing::new(mem, txq, span),
+        txq.head,
+        txq.posted,
+        &set.rules,
+        |_| {},
+    );
+    let Ok(Ok(tx)) = walked else {
+        return PairOutcome::Wait(WaitReason::NoRx);
+    };
+    let txq = &mut unit.m2s.queues[q];
+    txq.consume(tx.descs, tx.end);
+    txq.stats.packets += 1;
+    txq.stats.bytes += tx.bytes;
+    txq.stats.meta_descriptors += u64::from(tx.metas);
+    let more = txq.posted > 0;
+    unit.s2m.queues[q].stats.dropped_packets += 1;
+    PairOutcome::Dropped {
+        bytes: tx.bytes,
+        more,
+    }
+}
+
 /// Runs at most one packet on queue pair `q` of `unit`.
 pub(crate) fn run_pair(
     unit: &mut UnitModel,
@@ -217,6 +277,7 @@ fn try_pair(
     };
     let Packet { tx, rx } = match walked {
         Ok(p) => p,
+        Err(Pending::NoRx { .. }) => return Ok(no_rx_descriptor(unit, mem, q, &set)),
         Err(p) => return wait(p.into()),
     };
     // Descriptor faults come first (above); then the data ranges, sources before destinations.

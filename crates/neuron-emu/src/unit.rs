@@ -6,6 +6,7 @@
 //! or address-selector registers sees ordinary hardware.
 
 use khal::regs::queue::{self as kq, QSwCtrl, RingLen, TxRlimitMask};
+use khal::regs::s2m::NoDescCfg;
 use khal::regs::{general, m2s, s2m, unit as ub};
 use mmio::Register;
 
@@ -17,12 +18,15 @@ use crate::fault::Fault;
 use crate::iofic_model::{GROUP_A, GROUP_B, Level, RaisedAbort, UnitIofic};
 use crate::offset_hasher::OffsetMap;
 use crate::queue::{QueueModel, ring_ptr_reg};
+use crate::ttt_model::TttModel;
 
 /// Queues per direction.
 pub const QUEUES: usize = udma_desc::QUEUES_PER_ENGINE as usize;
 
 // Offsets inside a direction block that both directions share.
 const STATE: usize = <m2s::State as Register>::OFFSET;
+/// `m2s_feature.dma_version` (M2S only): read only, the UDMA revision.
+const DMA_VERSION: usize = <m2s::DmaVersion as Register>::OFFSET;
 const CHANGE_STATE: usize = <m2s::ChangeState as Register>::OFFSET;
 const _: () = assert!(
     <s2m::State as Register>::OFFSET == STATE
@@ -133,6 +137,8 @@ pub(crate) struct Settings {
     pub(crate) stream_disabled: bool,
     /// What the engine walk applies.
     pub(crate) rules: WalkRules,
+    /// The S2M "no descriptor" policy (S2M `+0x344`, seed 004 §2).
+    pub(crate) no_desc: NoDescCfg,
 }
 
 impl Settings {
@@ -164,6 +170,7 @@ impl Settings {
                     .plain_as::<s2m::ErrLogMaskReg>(s2m::ErrLogMaskReg::ABS)
                     .pref_ring_id(),
             },
+            no_desc: unit.plain_as::<s2m::NoDescCfgReg>(s2m::NO_DESC_CFG_ABS),
         }
     }
 }
@@ -174,6 +181,10 @@ pub(crate) struct UnitModel {
     pub(crate) m2s: DirectionModel,
     pub(crate) s2m: DirectionModel,
     pub(crate) iofic: UnitIofic,
+    /// The target-id block's Target Translation Table (revision 4; see [`TttModel`]).
+    pub(crate) ttt: TttModel,
+    /// What `m2s_feature.dma_version` reads (the device's UDMA revision).
+    pub(crate) dma_version: u32,
     plain: OffsetMap<u32>,
     /// The data path's per-packet view of the plain registers, read once and kept until the
     /// next plain register write (bring-up writes them; packets only read them).
@@ -186,6 +197,8 @@ impl UnitModel {
             m2s: DirectionModel::new(),
             s2m: DirectionModel::new(),
             iofic: UnitIofic::new(),
+            ttt: TttModel::default(),
+            dma_version: khal::regs::m2s::UDMA_REV_ID_4,
             plain: OffsetMap::default(),
             settings: None,
         }
@@ -238,6 +251,7 @@ impl UnitModel {
     pub(crate) fn read(&mut self, off: usize) -> u32 {
         match decode(off) {
             Reg::Engine(d, STATE) => self.dir(d).state.register(),
+            Reg::Engine(Direction::Tx, DMA_VERSION) => self.dma_version,
             Reg::Engine(_, CHANGE_STATE) => 0,
             Reg::Queue(d, q, reg) => {
                 let Some(queue) = self.dir(d).queues.get(q) else {
@@ -266,7 +280,7 @@ impl UnitModel {
     /// Register write at a unit offset; says which queue pairs may now run.
     pub(crate) fn write(&mut self, off: usize, value: u32) -> Wake {
         match decode(off) {
-            Reg::Engine(_, STATE) => Wake::None,
+            Reg::Engine(_, STATE) | Reg::Engine(Direction::Tx, DMA_VERSION) => Wake::None,
             Reg::Engine(d, CHANGE_STATE) => {
                 let dir = self.dir_mut(d);
                 dir.state = dir.state.after_command(value);
@@ -465,6 +479,7 @@ mod tests {
             m2s::DescPrefCfg2Reg::ABS,
             m2s::ErrLogMaskReg::ABS,
             s2m::ErrLogMaskReg::ABS,
+            s2m::NO_DESC_CFG_ABS,
         ];
         for off in regs {
             let before = u.settings();
