@@ -104,10 +104,12 @@ fn sw_ctrl_offset(dir: Direction) -> usize {
     }
 }
 
-/// Reset value of `m2s.cfg_len`: the largest packet size with 64K-as-zero off, until the
-/// bring-up turns it on (model choice: the hardware reset value is not in the reference).
+/// Reset value of `m2s.cfg_len`: the largest packet size the field holds (`udma_desc`'s
+/// `MAX_PACKET_BYTES`, the MAX_PKT_SIZE mask of `udma-bitfields.tsv`) with 64K-as-zero off,
+/// until the bring-up turns it on. A model choice: neither source gives the hardware reset
+/// value.
 const CFG_LEN_RESET: u32 = m2s::CfgLen::new()
-    .with_max_pkt_size(0x000f_ffff)
+    .with_max_pkt_size(udma_desc::MAX_PACKET_BYTES)
     .into_bits();
 
 /// Reset value of a plain register (unit offset), where the hardware's is not 0.
@@ -459,7 +461,9 @@ mod tests {
     #[test]
     fn plain_registers_store_and_have_reset_values() {
         let mut u = UnitModel::new();
-        assert_eq!(u.read(0x254), 0x000f_ffff);
+        // Not a hardware fact (no source gives the reset value): the model's documented
+        // choice, the MAX_PKT_SIZE field mask of udma-bitfields.tsv with ENCODE_64K clear.
+        assert_eq!(u.read(0x254), 0x000f_ffff, "m2s.cfg_len model reset");
         assert_eq!(u.read(0x3b468), u32::MAX);
         assert_eq!(u.read(0x3b46c), u32::MAX);
         assert_eq!(u.read(0x3b460), 0);
