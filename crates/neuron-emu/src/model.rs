@@ -60,10 +60,10 @@ pub struct RunReport {
 }
 
 impl RunReport {
-    fn add(&mut self, step: &Step) {
+    fn add(&mut self, step: &Step, packets: u64) {
         match step {
             Step::Packet { bytes, .. } => {
-                self.packets += 1;
+                self.packets += packets;
                 self.bytes += bytes;
             }
             Step::Fault(_) => self.faults += 1,
@@ -192,7 +192,7 @@ impl Model {
     /// Runs at most one packet: the next queue pair in round-robin order that can move one.
     pub(crate) fn step(&mut self) -> Option<Step> {
         while let Some((u, q)) = self.pop_active() {
-            if let Some(step) = self.run_one(u, q, false) {
+            if let Some((step, _)) = self.run_one(u, q, 1) {
                 return Some(step);
             }
         }
@@ -207,21 +207,29 @@ impl Model {
         Some((u, q))
     }
 
-    /// Runs one packet on pair `(u, q)` (just popped from the active set). With `keep`, a
-    /// pair with more work that is the only runnable one is left out of the set for the
-    /// caller to run again at once (what round-robin over one pair does anyway).
-    fn run_one(&mut self, u: usize, q: usize, keep: bool) -> Option<Step> {
+    /// Runs pair `(u, q)` (just popped from the active set): one packet, or up to `batch`
+    /// when it is the only runnable pair (what round-robin over one pair does anyway).
+    /// Returns the step (for a batch: its total bytes) and the packets it stands for.
+    fn run_one(&mut self, u: usize, q: usize, batch: u64) -> Option<(Step, u64)> {
+        let batch = if self.active.is_empty() { batch } else { 1 };
         let unit = self.units.get_mut(u)?;
-        match run_pair(unit, &mut self.mem, q, &mut self.scratch) {
-            PairOutcome::Moved { bytes, more } => {
-                if more && !(keep && self.active.is_empty()) {
+        match run_pair(unit, &mut self.mem, q, &mut self.scratch, batch) {
+            PairOutcome::Moved {
+                packets,
+                bytes,
+                more,
+            } => {
+                if more {
                     self.schedule(u, q);
                 }
-                Some(Step::Packet {
-                    unit: u,
-                    queue: q,
-                    bytes,
-                })
+                Some((
+                    Step::Packet {
+                        unit: u,
+                        queue: q,
+                        bytes,
+                    },
+                    packets,
+                ))
             }
             PairOutcome::Faulted(fault) => {
                 let rec = FaultRecord {
@@ -233,17 +241,20 @@ impl Model {
                     self.faults.pop_front();
                 }
                 self.faults.push_back(rec);
-                Some(Step::Fault(rec))
+                Some((Step::Fault(rec), 1))
             }
             PairOutcome::Dropped { bytes, more } => {
                 if more {
                     self.schedule(u, q);
                 }
-                Some(Step::Dropped {
-                    unit: u,
-                    queue: q,
-                    bytes,
-                })
+                Some((
+                    Step::Dropped {
+                        unit: u,
+                        queue: q,
+                        bytes,
+                    },
+                    1,
+                ))
             }
             PairOutcome::Ticking => {
                 self.schedule(u, q);
@@ -254,42 +265,21 @@ impl Model {
         }
     }
 
-    /// Runs until nothing can move or `max_steps` steps were taken.
+    /// Runs until nothing can move or `max_steps` steps (packets, drops, faults) were taken.
     pub(crate) fn run(&mut self, max_steps: u64) -> RunReport {
         let mut report = RunReport::default();
         let mut steps = 0;
-        let mut current = None;
         while steps < max_steps {
-            let Some((u, q)) = current.take().or_else(|| self.pop_active()) else {
+            let Some((u, q)) = self.pop_active() else {
                 break;
             };
-            let Some(step) = self.run_one(u, q, true) else {
+            let Some((step, n)) = self.run_one(u, q, max_steps - steps) else {
                 continue;
             };
-            report.add(&step);
-            steps += 1;
-            // A pair kept out of the set (the only one with more work) runs again directly.
-            let kept = matches!(step, Step::Packet { .. })
-                && self.queued.get(u).is_some_and(|b| b & (1u16 << q) == 0)
-                && self.active.is_empty()
-                && self.more_posted(u, q);
-            if kept {
-                current = Some((u, q));
-            }
-        }
-        // A kept pair that the step limit cut off goes back into the set.
-        if let Some((u, q)) = current {
-            self.schedule(u, q);
+            report.add(&step, n);
+            steps += n;
         }
         report
-    }
-
-    /// Pair `(u, q)` has TX descriptors posted beyond what it ran.
-    fn more_posted(&self, u: usize, q: usize) -> bool {
-        self.units
-            .get(u)
-            .and_then(|unit| unit.m2s.queues.get(q))
-            .is_some_and(|txq| txq.posted > 0)
     }
 
     pub(crate) fn take_faults(&mut self) -> Vec<FaultRecord> {

@@ -51,8 +51,9 @@ impl From<Pending> for WaitReason {
 /// What one attempt on a queue pair did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum PairOutcome {
-    /// One packet moved.
+    /// Packets moved (one, or a batch of the only runnable pair).
     Moved {
+        packets: u64,
         bytes: u64,
         /// More TX descriptors are posted behind it.
         more: bool,
@@ -208,14 +209,18 @@ fn no_rx_descriptor(
     }
 }
 
-/// Runs at most one packet on queue pair `q` of `unit`.
+/// Runs packets on queue pair `q` of `unit`: at most `batch` (at least one), in ring order,
+/// while the pair has more posted. A batch stops before a packet that waits or faults once
+/// one has moved; that packet is met again (and reported) on the pair's next run, which is
+/// safe because a packet changes nothing until it moves.
 pub(crate) fn run_pair(
     unit: &mut UnitModel,
     mem: &mut AddressSpace,
     q: usize,
     scratch: &mut Scratch,
+    batch: u64,
 ) -> PairOutcome {
-    match try_pair(unit, mem, q, scratch) {
+    match try_pair(unit, mem, q, scratch, batch) {
         Ok(outcome) => outcome,
         Err(fault) => {
             unit.report_fault(q, &fault);
@@ -229,6 +234,7 @@ fn try_pair(
     mem: &mut AddressSpace,
     q: usize,
     scratch: &mut Scratch,
+    batch: u64,
 ) -> Result<PairOutcome, Fault> {
     let wait = |w| Ok(PairOutcome::Wait(w));
     if unit.m2s.state != EngineState::Normal || unit.s2m.state != EngineState::Normal {
@@ -238,7 +244,7 @@ fn try_pair(
     if set.stream_disabled {
         return wait(WaitReason::StreamDisabled);
     }
-    let (Some(txq), Some(rxq)) = (unit.m2s.queues.get(q), unit.s2m.queues.get(q)) else {
+    let (Some(txq), Some(rxq)) = (unit.m2s.queues.get_mut(q), unit.s2m.queues.get_mut(q)) else {
         return wait(WaitReason::QueueDisabled);
     };
     if !txq.enabled() || !rxq.enabled() || txq.len == 0 || rxq.len == 0 {
@@ -250,8 +256,47 @@ fn try_pair(
     if txq.posted == 0 {
         return wait(WaitReason::NoTx);
     }
-    let tx_span = unit.m2s.queues[q].ring_span(mem);
-    let rx_span = unit.s2m.queues[q].ring_span(mem);
+    let spans = (txq.ring_span(mem), rxq.ring_span(mem));
+    let (mut packets, mut bytes) = (0u64, 0u64);
+    loop {
+        let outcome = match one_packet(unit, mem, q, scratch, &set, spans) {
+            Ok(Ok(n)) => {
+                packets += 1;
+                bytes += n;
+                let more = unit.m2s.queues[q].posted > 0;
+                if more && packets < batch {
+                    continue;
+                }
+                return Ok(PairOutcome::Moved {
+                    packets,
+                    bytes,
+                    more,
+                });
+            }
+            Ok(Err(other)) => Ok(other),
+            Err(fault) => Err(fault),
+        };
+        if packets > 0 {
+            return Ok(PairOutcome::Moved {
+                packets,
+                bytes,
+                more: true,
+            });
+        }
+        return outcome;
+    }
+}
+
+/// One packet: walk, check, move, commit. `Ok(Ok(bytes))` when it moved.
+#[inline]
+fn one_packet(
+    unit: &mut UnitModel,
+    mem: &mut AddressSpace,
+    q: usize,
+    scratch: &mut Scratch,
+    set: &crate::unit::Settings,
+    (tx_span, rx_span): (Option<Span>, Option<Span>),
+) -> Result<Result<u64, PairOutcome>, Fault> {
     let (txq, rxq) = (&unit.m2s.queues[q], &unit.s2m.queues[q]);
     scratch.tx.clear();
     scratch.rx.clear();
@@ -277,8 +322,8 @@ fn try_pair(
     };
     let Packet { tx, rx } = match walked {
         Ok(p) => p,
-        Err(Pending::NoRx { .. }) => return Ok(no_rx_descriptor(unit, mem, q, &set)),
-        Err(p) => return wait(p.into()),
+        Err(Pending::NoRx { .. }) => return Ok(Err(no_rx_descriptor(unit, mem, q, set))),
+        Err(p) => return Ok(Err(PairOutcome::Wait(p.into()))),
     };
     // Descriptor faults come first (above); then the data ranges, sources before destinations.
     if let Some(s) = bad_tx {
@@ -302,18 +347,14 @@ fn try_pair(
     if rx.interrupts > 0 {
         unit.iofic.raise(Level::Primary, GROUP_B, 1 << q);
     }
-    let more;
-    {
-        let txq = &mut unit.m2s.queues[q];
-        txq.consume(tx.descs, tx.end);
-        let s = &mut txq.stats;
-        s.packets += 1;
-        s.bytes += tx.bytes;
-        s.meta_descriptors += u64::from(tx.metas);
-        s.ordering_points += u64::from(tx.ordering);
-        s.interrupts += u64::from(tx.interrupts);
-        more = txq.posted > 0;
-    }
+    let txq = &mut unit.m2s.queues[q];
+    txq.consume(tx.descs, tx.end);
+    let s = &mut txq.stats;
+    s.packets += 1;
+    s.bytes += tx.bytes;
+    s.meta_descriptors += u64::from(tx.metas);
+    s.ordering_points += u64::from(tx.ordering);
+    s.interrupts += u64::from(tx.interrupts);
     let rxq = &mut unit.s2m.queues[q];
     rxq.consume(rx.descs, rx.end);
     let s = &mut rxq.stats;
@@ -321,8 +362,5 @@ fn try_pair(
     s.bytes += tx.bytes;
     s.ordering_points += u64::from(rx.ordering);
     s.interrupts += u64::from(rx.interrupts);
-    Ok(PairOutcome::Moved {
-        bytes: tx.bytes,
-        more,
-    })
+    Ok(Ok(tx.bytes))
 }
