@@ -46,7 +46,7 @@ fn single_descriptor_copies<A: Arch>() {
     for (dst, data) in &expect {
         assert_eq!(&rig.dev.read_mem_vec(*dst, data.len()).unwrap(), data);
     }
-    let tx = rig.dev.queue_stats(0, Direction::M2s, 0).unwrap();
+    let tx = rig.dev.queue_stats(0, Direction::Tx, 0).unwrap();
     assert_eq!((tx.packets, tx.descriptors), (5, 5));
     assert_eq!(udma.state(Dir::Tx), UdmaState::Normal);
     assert_eq!(udma.state(Dir::Rx), UdmaState::Normal);
@@ -98,7 +98,7 @@ fn multi_descriptor_packets_up_to_the_arch_limit<A: Arch>() {
         pair.tx().ack(slots.tx_count).unwrap();
         pair.rx().ack(slots.rx_count).unwrap();
     }
-    let tx = rig.dev.queue_stats(1, Direction::M2s, 3).unwrap();
+    let tx = rig.dev.queue_stats(1, Direction::Tx, 3).unwrap();
     assert_eq!(
         tx.meta_descriptors, 1,
         "the CME descriptor was consumed without data"
@@ -153,19 +153,19 @@ fn many_laps_of_the_ring<A: Arch>() {
         rig.run_clean(8);
         pair.ack(8).unwrap();
         done += 8;
-        heads.push(rig.dev.queue_head(0, Direction::M2s, 7).unwrap());
+        heads.push(rig.dev.queue_head(0, Direction::Tx, 7).unwrap());
     }
     assert_eq!(
         rig.dev.read_mem_vec(dst, 9 * 32 * 200).unwrap(),
         data[..9 * 32 * 200]
     );
-    let head = rig.dev.queue_head(0, Direction::S2m, 7).unwrap();
+    let head = rig.dev.queue_head(0, Direction::Rx, 7).unwrap();
     assert_eq!(
-        (head.index, head.ring_id),
+        (head.index, head.ring_id.get()),
         (0, (1 + 9) % 4),
         "nine wraps: phase 1,2,3,0,1,..."
     );
-    let phases: std::collections::BTreeSet<u8> = heads.iter().map(|h| h.ring_id).collect();
+    let phases: std::collections::BTreeSet<u8> = heads.iter().map(|h| h.ring_id.get()).collect();
     assert_eq!(phases.len(), 4, "every phase value was used");
 }
 for_each_arch!(many_laps_of_the_ring);
@@ -223,7 +223,7 @@ fn barriers_order_dependent_copies<A: Arch>() {
     assert_eq!(rig.dev.read_mem_vec(d, 8192).unwrap(), data);
     assert_eq!(
         rig.dev
-            .queue_stats(0, Direction::M2s, 1)
+            .queue_stats(0, Direction::Tx, 1)
             .unwrap()
             .ordering_points,
         2
@@ -242,7 +242,7 @@ fn strong_ordered_writes<A: Arch + StrongOrder>() {
     assert_eq!(rig.dev.read_mem_vec(dst, 3000).unwrap(), data);
     assert_eq!(
         rig.dev
-            .queue_stats(0, Direction::S2m, 2)
+            .queue_stats(0, Direction::Rx, 2)
             .unwrap()
             .ordering_points,
         1

@@ -47,46 +47,67 @@ fn dump(descs: &[[u8; 16]], trailing: &[u8]) -> tempfile::NamedTempFile {
 }
 
 #[test]
-fn ring_decode_marks_taken_slots_and_names_malformed_packets() {
+fn ring_decode_marks_taken_slots_and_the_first_fault() {
     let f = dump(
         &[
             tx(1, true, true),
-            tx(1, false, true), // LAST without FIRST
-            tx(1, true, false), // FIRST without LAST
-            tx(0, true, true),  // stale: the engine stops here
+            tx(1, true, false),
+            tx(1, false, true),
+            tx(0, true, true), // stale: not written for this lap
         ],
         &[0xaa; 5],
     );
     let path = f.path().to_str().unwrap();
     let out = stdout_of(&["ring", "decode", path, "--arch", "cayman"]);
-    let slot = |n: usize| {
-        out.lines()
-            .find(|l| l.split_whitespace().next() == Some(&n.to_string()))
-            .unwrap_or_else(|| panic!("slot {n} missing:\n{out}"))
-            .to_string()
-    };
-    assert!(slot(0).contains("take 1"), "{out}");
-    assert!(slot(2).contains("take 3"), "{out}");
+    assert!(slot_line(&out, 0).contains("take 1"), "{out}");
+    assert!(slot_line(&out, 2).contains("take 3"), "{out}");
     assert!(
-        slot(3).contains("STOP") && slot(3).contains("expects 1"),
+        slot_line(&out, 3).contains("STOP") && slot_line(&out, 3).contains("expects 1"),
+        "{out}"
+    );
+    assert!(out.contains("3 posted (ring ids of this lap)"), "{out}");
+    assert!(
+        out.contains("taken: 3 descriptors, 2 complete packet(s), 12288 bytes"),
         "{out}"
     );
     assert!(
-        out.contains("taken: 3 descriptors, 1 complete packet(s), 12288 bytes"),
+        out.contains("the engine takes every posted descriptor"),
         "{out}"
     );
-    assert!(out.contains("slot 1: LAST without FIRST"), "{out}");
-    assert!(out.contains("slot 2: FIRST without LAST"), "{out}");
     assert!(out.contains("partial descriptor of 5 bytes"), "{out}");
+
+    // Posted by doorbells past the lap: the stale slot is the model's PREFETCH_RING_ID
+    // (M2S cause bit 17, iofic.tsv).
+    let out = stdout_of(&["ring", "decode", path, "--arch", "cayman", "--posted", "4"]);
+    assert!(slot_line(&out, 3).contains("FAULT"), "{out}");
+    assert!(
+        out.contains("the engine faults: TX slot 3: ring id 0, expected 1"),
+        "{out}"
+    );
+    assert!(out.contains("cause bit 0x00020000 of the M2S"), "{out}");
 
     // With the head at slot 3 expecting phase 0, the wrap makes slots 0..2 the next pass
     // (phase 1): the engine takes all four.
     let out = stdout_of(&[
         "ring", "decode", path, "--arch", "cayman", "--head", "3", "--phase", "0",
     ]);
-    assert!(out.contains("the engine takes the whole ring"), "{out}");
+    assert!(out.contains("4 posted"), "{out}");
     assert!(
         slot_line(&out, 3).contains("take 1") && slot_line(&out, 0).contains("take 2"),
+        "{out}"
+    );
+
+    // FIRST inside an open packet: PREFETCH_LAST at slot 1, nothing taken.
+    let f = dump(&[tx(1, true, false), tx(1, true, true)], &[]);
+    let out = stdout_of(&[
+        "ring",
+        "decode",
+        f.path().to_str().unwrap(),
+        "--arch",
+        "sunda",
+    ]);
+    assert!(
+        out.contains("the engine faults: TX slot 1: FIRST inside an open packet"),
         "{out}"
     );
 }
@@ -106,12 +127,16 @@ fn ring_decode_uses_the_arch_packet_limit() {
     let f = dump(&descs, &[]);
     let path = f.path().to_str().unwrap();
     let v3 = stdout_of(&["ring", "decode", path, "--arch", "cayman"]);
+    assert!(v3.contains("at most 65 descriptors"), "{v3}");
     assert!(
-        v3.contains("packet of 66 TX descriptors, above this arch's 65"),
+        v3.contains("the engine faults: TX packet longer than 65 descriptors"),
         "{v3}"
     );
     let v2 = stdout_of(&["ring", "decode", path, "--arch", "sunda"]);
-    assert!(v2.contains("problems: none"), "{v2}");
+    assert!(
+        v2.contains("the engine takes every posted descriptor"),
+        "{v2}"
+    );
 }
 
 #[test]
