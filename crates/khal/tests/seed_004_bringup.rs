@@ -269,3 +269,31 @@ fn s1_copy_start_rings_rx_then_tx_for_configured_queues_only() {
     );
     assert_eq!(regs.writes().len(), 2);
 }
+
+#[test]
+fn s3_trampolines_18_queue_slots_after_3_bases_and_m2s_only_data_tail() {
+    // "The 18 aws_hal_udma_get_*_offset functions"; "the three at +0x578/+0x580/+0x588 ...
+    // precede the 18 queue-register slots"; "get_m2s_queue_data_tail_ptr_inc_offset
+    // (@0x45f990, slot +0x608), which has no S2M sibling"; slot = slot_vma - 0xCAEB80.
+    use khal::regs::khal_udma as t;
+    assert_eq!(t::KAENA_KHAL_VMA, 0xCAEB80);
+    assert_eq!((t::BASE_TRAMPOLINES, t::QUEUE_TRAMPOLINES), (3, 18));
+    assert_eq!((t::FIRST_BASE_SLOT, t::FIRST_QUEUE_SLOT), (0x578, 0x590));
+    assert_eq!(t::LAST_QUEUE_SLOT, 0x618);
+    assert_eq!(t::M2S_DATA_TAIL_PTR_INC_SLOT, 0x608);
+    // "mov %rdx,0x598(%rax) after lea 0x468540": get_m2s_queue_offset, slot 0xCAF118.
+    let m2s_queue = t::KNOWN_SLOTS
+        .iter()
+        .find(|s| s.member == "get_m2s_queue_offset")
+        .unwrap();
+    assert_eq!(t::KAENA_KHAL_VMA + u64::from(m2s_queue.slot), 0xCAF118);
+    assert!(
+        !t::KNOWN_SLOTS
+            .iter()
+            .any(|s| s.member.contains("s2m_queue_data_tail")),
+        "no S2M data-tail slot"
+    );
+    // Its offset value is in neither source: no layout entry, no QueueReg variant.
+    assert_eq!(t::M2S_DATA_TAIL_PTR_INC_OFFSET, None);
+    assert_eq!(khal::regs::QueueReg::ALL.len(), 16);
+}
