@@ -218,7 +218,7 @@ fn cause_names_match_the_table() {
         .map(|(n, f)| (*n, f.bits()))
         .collect();
     check_causes("cause_bit.secondary.C", &par);
-    // primary_D_bit names bits 8..10; bit 11 comes from the HAL specification.
+    // primary_D_bit names bits 8..10; bit 11 comes from seed 004 §4.
     let d: Vec<(&str, u32)> = PrimaryDSummary::NAMED
         .iter()
         .filter(|(n, _)| *n != "GROUP_D_2ND_IOFIC_GROUP_D")
