@@ -131,8 +131,9 @@ where
 
     /// `al_udma_ttt_default_config`: update the `+0x820` control, wait for the `+0x824` ready
     /// bit (at most `max_polls` reads: [`UdmaError::TttNotReady`] past them), enable the
-    /// table, then write `defaults.entry_for(q)` for every configured queue. Every entry is
-    /// checked before the first access.
+    /// table, then write `defaults.entry_for(q)` for every configured queue (the seed: "a TTT
+    /// entry for every queue"; whether that is the configured count or all 16 is not stated).
+    /// Every entry is checked before the first access.
     pub fn ttt_default_config<W: Mmio + ?Sized>(
         &self,
         tgtid: &W,
