@@ -7,10 +7,15 @@
 //! its per-queue entries. Registers that only a seed names are listed with
 //! [`Source::Seed004`] (and are proven at compile time not to collide with a reference row).
 //!
-//! Naming rule for the register types: a marker is the table name in `UpperCamelCase`
-//! (`m2s.change_state` → `ChangeState`); when its value type would take that name, the
-//! value type keeps it and the marker gets a `Reg` suffix (`CfgLen` value, `CfgLenReg`
-//! marker); TX-only / RX-only per-queue markers carry a `Tx`/`Rx` prefix.
+//! Naming rule for the register types: a marker is the table name after its sub-block
+//! prefix, in `UpperCamelCase` (`m2s.change_state` → `ChangeState`, `m2s_rd.data_cfg` →
+//! `DataCfg…`), except that the AXI sub-blocks keep `Axi` (`axi_m2s.ostand_cfg` →
+//! `AxiOstandCfg`); the module (`m2s`, `s2m`, `general`, `queue`) says the direction. When a
+//! typed value takes that name, the value keeps it and the marker gets a `Reg` suffix
+//! (`CfgLen` value, `CfgLenReg` marker), and so do the other members of that numbered
+//! family (`DescPrefCfg1Reg` beside `DescPrefCfg2Reg`). Per-queue markers of one direction
+//! only carry a `Tx`/`Rx` prefix (`TxCompCfg`, `RxQSwCtrl`). Value types are named after what
+//! they hold (`EngineStateWord`, `ChangeStateCmd`).
 
 use mmio::Register;
 
