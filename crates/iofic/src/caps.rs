@@ -4,17 +4,17 @@
 //! and the policy functions in [`crate::udma`] are generic over it, so no code branches on
 //! an arch id.
 //!
-//! Sources. The kernel reference (`iofic.tsv` `policy_mask`, `unmask_write.*`) hard-codes
-//! UDMA revision 4 and programs V2 and V4 identically: primary D 0x500 for TX, secondary B
-//! 0xFFFF_EF07 for RX. This project's userspace-HAL specification (issue 3) gives V3 its own
-//! values, 0x100 and 0x7FFF_E007, which the kernel never programs; where they differ the
-//! specification wins for V3.
+//! Sources. The two values that vary are keyed on the UDMA **revision** (seed 004 §4; see
+//! [`crate::error_masks`]): revision <= 3 gets 0x100 / 0x7FFF_E007, revision 4 gets
+//! 0x500 / 0xFFFF_EF07. Every shipped generation has UDMA revision 4 (the userspace HAL
+//! refuses any other at `al_udma_init`; the kernel hard-codes 4), so V2, V3 and V4 all
+//! program the revision-4 values, which are also the kernel's (`iofic.tsv` `policy_mask`).
+//! The `khal` arch types take them from their revision type.
 //!
-//! | arch | `M2S_PRIMARY_D_UNMASK` | `S2M_ERROR_MASK` | source |
+//! | UDMA revision | `M2S_PRIMARY_D_UNMASK` | `S2M_ERROR_MASK` | source |
 //! |---|---|---|---|
-//! | V2 (SUNDA) | 0x500 (1280) | 0xFFFF_EF07 | kernel (programs V2 with the V4 values) |
-//! | V3 (CAYMAN) | 0x100 (256) | 0x7FFF_E007 | HAL specification |
-//! | V4 (MARIANA) | 0x500 (1280) | 0xFFFF_EF07 | kernel and specification agree |
+//! | <= 3 | 0x100 (256) | 0x7FFF_E007 | seed 004 §4 "(v3)" |
+//! | 4 (V2, V3, V4) | 0x500 (1280) | 0xFFFF_EF07 | seed 004 §4 "(v4)"; kernel |
 //!
 //! The other values have defaults equal to the kernel's, shared by every arch.
 
@@ -30,10 +30,11 @@
 /// assert_eq!(Cayman::M2S_ERROR_MASK, 0x0fff_ffff); // default, shared by all
 /// ```
 pub trait IoficCaps {
-    /// Primary group D bits lifted last by the M2S (TX) bring-up (V3: 0x100, V2/V4: 0x500).
+    /// Primary group D bits lifted last by the M2S (TX) bring-up (revision <= 3: 0x100,
+    /// revision 4: 0x500).
     const M2S_PRIMARY_D_UNMASK: u32;
     /// S2M (RX) secondary-group-B error causes unmasked and made abort-capable
-    /// (V3: 0x7FFF_E007, V2/V4: 0xFFFF_EF07).
+    /// (revision <= 3: 0x7FFF_E007, revision 4: 0xFFFF_EF07).
     const S2M_ERROR_MASK: u32;
     /// M2S (TX) secondary-group-A error causes unmasked and made abort-capable
     /// (kernel `SEC_A_M2S_ERRORS`, 0x0FFF_FFFF: every named TX cause).

@@ -375,7 +375,7 @@ cause_set! {
     /// Primary group D bits that summarise the secondary groups (`primary_D_bit`).
     ///
     /// Bits 8..10 are named by the kernel reference; bit 11 (a fourth secondary group) comes
-    /// from this project's HAL specification, whose revision-4 summary table is
+    /// from seed 004 §4 (`al_udma_iofic_sec_level_int_get`), whose revision-4 summary table is
     /// {0x100, 0x200, 0x400, 0x800} (see [`crate::secondary_summary_bits`]).
     ///
     /// ```
@@ -390,7 +390,7 @@ cause_set! {
         GROUP_D_S2M = 9;
         /// Summary of secondary group C (AXI parity).
         GROUP_D_2ND_IOFIC_GROUP_C = 10;
-        /// Summary of a secondary group D (HAL specification, revision 4 table only).
+        /// Summary of a secondary group D (seed 004 §4, revision 4 table only).
         GROUP_D_2ND_IOFIC_GROUP_D = 11;
     }
 }

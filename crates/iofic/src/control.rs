@@ -33,7 +33,8 @@ impl ControllerRev {
 ///
 /// Bits 3 and 5 are defined by the kernel reference (`control_flag`); bits 0..2 are from the
 /// public Annapurna IOFIC helper (`control_flag_external`); bits 29:28 report the controller
-/// revision (this project's HAL specification). The other bits are reserved and kept as read.
+/// revision (seed 004 §4 `al_iofic_handle_init`: `(reg[+0x28] >> 28) & 3`). The other bits
+/// are reserved and kept as read.
 ///
 /// ```
 /// use iofic::Control;

@@ -52,6 +52,7 @@ pub mod caps;
 mod cause;
 mod control;
 mod error;
+pub mod error_masks;
 mod group;
 pub mod layout;
 mod level;

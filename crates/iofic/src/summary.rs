@@ -1,8 +1,8 @@
 //! The secondary-summary bit table, keyed by UDMA revision.
 //!
-//! Source: this project's userspace-HAL specification (issue 3), not the kernel, which
-//! hard-codes revision 4. Up to revision 3 only secondary groups A and B have a summary bit
-//! in primary group D; from revision 4 there are four. The kernel reference agrees on the
+//! Source: seed 004 §4 `al_udma_iofic_sec_level_int_get` (.rodata 0x855060 / 0x855070),
+//! not the kernel, which hard-codes revision 4. Up to revision 3 only secondary groups A and
+//! B have a summary bit in primary group D; from revision 4 there are four. The kernel reference agrees on the
 //! revision-4 bits it names (`primary_D_bit`: 0x100, 0x200, 0x400).
 
 use crate::layout::{SECONDARY_GROUPS_OLD, SECONDARY_GROUPS_REV4};

@@ -23,8 +23,9 @@
 
 use khal::caps::{IoficCaps, PacketCaps, RingIdErrorMasking, StrongOrder};
 use khal::{
-    Arch, Generation, Platform, Product, RegistrarError, RegistrarInput, Registration, Rev4,
-    Scalars, VersionWindow, register_common,
+    Arch, ArchError, Generation, NcLocation, NcMapTable, Platform, Product, RegistrarError,
+    RegistrarInput, Registration, Rev4, Scalars, UdmaRevision, VersionWindow, nc_map_entry,
+    register_common,
 };
 
 /// V3: trn2.
@@ -43,14 +44,15 @@ impl StrongOrder for Cayman {}
 impl RingIdErrorMasking for Cayman {}
 
 impl IoficCaps for Cayman {
-    // Userspace HAL values (issue 3); the kernel never programs V3-specific ones.
-    const M2S_PRIMARY_D_UNMASK: u32 = 0x100;
-    const S2M_ERROR_MASK: u32 = 0x7FFF_E007;
+    // Keyed on the UDMA revision (seed 004 §4), not the generation: revision 4's values.
+    const M2S_PRIMARY_D_UNMASK: u32 =
+        <<Self as Arch>::Revision as UdmaRevision>::M2S_PRIMARY_D_UNMASK;
+    const S2M_ERROR_MASK: u32 = <<Self as Arch>::Revision as UdmaRevision>::S2M_ERROR_MASK;
 }
 
 /// trn2.
 pub const PRODUCTS: [Product; 1] = [Product {
-    pci_device_id: 0x7364,
+    pci_device_id: khal::pci_id::TRN2,
     product: "trn2",
     nd_type_suffix: "v3",
     nc_type_suffix: "v3",
@@ -77,7 +79,8 @@ pub const SCALARS: Scalars = Scalars {
     event_count: 256,
     ts_per_device: 16,
     dma_eng_per_nc: 16,
-    dma_eng_per_nd: 128,
+    seng_dma_eng_per_nd: 128,
+    h2d_dma_eng_per_nd: 4,
     dram_channels: 4,
     bar0_nc_stride: 0x400_0000,
     bar0_nc_base: 0xd000_0000,
@@ -97,6 +100,8 @@ pub const SCALARS: Scalars = Scalars {
     compatible_version: VersionWindow { min: 10, max: 11 },
     logical_to_physical_nc_entries: 128,
     num_beats: 2296,
+    // seed 004 §2 `al_udma_init`: "CAYMAN: [m2s+0x310]=2296"
+    hal_data_fifo_depth: 2296,
     ndma_retry_memcpy: false,
     reserve_max_read_axi_id: false,
     ostand_data_wr_wide: None,
@@ -154,6 +159,7 @@ pub const SCALARS: Scalars = Scalars {
         0x4654_1108,
         0x466c_1108,
     ],
+    pe_aggregated_wl_adds_normal: true,
     pe_idle_cntr_offsets: &[
         0x614_11d0,
         0x62c_11d0,
@@ -174,6 +180,16 @@ impl Arch for Cayman {
 
     fn register(input: &RegistrarInput<'_>) -> Result<Registration, RegistrarError> {
         register_v3::<Self>(input)
+    }
+
+    /// V3's seng-swap table (patterns A/B/C/D), with the die flip (`arch-README.md`).
+    fn logical_to_physical_nc(
+        mapping_type: u32,
+        entry: u16,
+        _platform: Option<Platform>,
+        die_flipped: bool,
+    ) -> Result<NcLocation, ArchError> {
+        nc_map_entry(NcMapTable::V3, mapping_type, entry, die_flipped)
     }
 }
 

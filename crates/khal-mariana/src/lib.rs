@@ -5,8 +5,9 @@
 //!
 //! ## The override list
 //!
-//! From the kernel driver 2.25.4.0 (`arch-callbacks.tsv`, `arch-scalars.tsv`: 59 callback
-//! slots, of which V4 replaces 3, plus 4 data members and the sysfs strings) and from the
+//! From the kernel driver 2.26.5.0 (`arch-callbacks.tsv`, `arch-scalars.tsv`: 59 callback
+//! slots, of which V4 replaces 3, or 4 on a PDS platform, plus 4 data members and the sysfs
+//! strings) and from the
 //! userspace HAL issues:
 //!
 //! | item | V3 | V4 | why |
@@ -14,10 +15,12 @@
 //! | `GENERATION`, `PRODUCTS` (ids 0x7564/0x7565, sysfs "v4"/"v4"/"Trn3"/"Trainium3") | V3, trn2 | V4, trn3 | identity |
 //! | `SCALARS.hbm_active_size` | 24 GiB | 36 GiB | the one value `v4/address_map.h` changes; it is what two of the kernel's three overridden callbacks (`mpset_set_dram_and_mpset_info`, `mmap_get_bar4_offset`) and two overridden tables (`dm_mmap_special`, `ncdev_mem_regions`) embed, so here they are one data override |
 //! | `SCALARS.npe_neighbor_eng_ids` | {{36,68},{4,100}} | {{40,72},{8,104}} | data member override |
+//! | `SCALARS.hal_data_fifo_depth` | 2296 | 4088 | userspace HAL `al_udma_init` `[m2s+0x310]` (seed 004 §2); the kernel keeps 2296 (`num_beats`) |
 //! | `SCALARS.ostand_data_wr_wide` | none | 256 | the V4-only `axi_s2m.ostand_cfg_wr_2` write at engine init (common UDMA code outside the kernel HAL) |
+//! | `TTT_DEFAULT_ON_NORMAL` (+ `TargetTranslationTable`) | no | yes | userspace: `al_udma_state_set_wait` runs `al_udma_ttt_default_config` on NORMAL, MARIANA only (seed 004 §2) |
 //! | `PacketCaps::HAS_NOTIFICATION_MASK` (+ `NotificationMask`) | no | yes | userspace: notification masks are V4-only |
-//! | `IoficCaps::{M2S_PRIMARY_D_UNMASK, S2M_ERROR_MASK}` | 0x100, 0x7FFF_E007 | 0x500, 0xFFFF_EF07 | userspace per-arch IOFIC masks (issue 3) |
-//! | `Arch::register` (platform detection) | ultraserver/PDS lists, `force_userver` | PDS list + 14-char prefix, never ultraserver | the kernel V4 registrar re-detects `platform_type`; here it composes V3's layer with `?` |
+//! | `Arch::register` (platform detection) | ultraserver/PDS lists, `force_userver` | PDS list + 14-char prefix; `trn3p.48xlarge*` is ULTRASERVER (2.26.5.0) | the kernel V4 registrar re-detects `platform_type`; here it composes V3's layer with `?` |
+//! | `Arch::logical_to_physical_nc` | V3 table, die flip | PDS: own table (A even, B odd), no die flip; else V3's | `ncdev_logical_to_physical_nc_map_v4` (2.26.5.0) |
 //!
 //! Kernel items V4 changes that this crate does not model: the `get_device_id` routing-id
 //! skip on `trn3pd98.3xlarge` (firmware polling, not a constant); the clock-divider value
@@ -48,9 +51,13 @@
     )
 )]
 
-use khal::caps::{IoficCaps, NotificationMask, PacketCaps, RingIdErrorMasking, StrongOrder};
+use khal::caps::{
+    IoficCaps, NotificationMask, PacketCaps, RingIdErrorMasking, StrongOrder,
+    TargetTranslationTable,
+};
 use khal::{
-    Arch, Generation, Platform, Product, RegistrarError, RegistrarInput, Registration, Scalars,
+    Arch, ArchError, Generation, NcLocation, Platform, Product, RegistrarError, RegistrarInput,
+    Registration, Scalars, nc_map_entry, v4_table,
 };
 use khal_cayman::Cayman;
 
@@ -69,18 +76,20 @@ impl StrongOrder for Mariana {}
 /// Inherited from V3 (the product runs V3's ring-id masking on V4).
 impl RingIdErrorMasking for Mariana {}
 impl NotificationMask for Mariana {}
+/// Override: the userspace HAL runs the TTT default configuration on NORMAL (seed 004 §2,
+/// "MARIANA-only").
+impl TargetTranslationTable for Mariana {}
 
+/// Inherited from V3 (both keyed on the UDMA revision, seed 004 §4).
 impl IoficCaps for Mariana {
-    /// Override: also lift primary D bit 10 (secondary group C summary).
-    const M2S_PRIMARY_D_UNMASK: u32 = 0x500;
-    /// Override: the V4 RX error set (adds bit 31, transaction-table parity).
-    const S2M_ERROR_MASK: u32 = 0xFFFF_EF07;
+    const M2S_PRIMARY_D_UNMASK: u32 = <Cayman as IoficCaps>::M2S_PRIMARY_D_UNMASK;
+    const S2M_ERROR_MASK: u32 = <Cayman as IoficCaps>::S2M_ERROR_MASK;
 }
 
 /// trn3 (two PCI ids, treated alike everywhere).
 pub const PRODUCTS: [Product; 2] = [
     Product {
-        pci_device_id: 0x7564,
+        pci_device_id: khal::pci_id::TRN3,
         product: "trn3",
         nd_type_suffix: "v4",
         nc_type_suffix: "v4",
@@ -88,7 +97,7 @@ pub const PRODUCTS: [Product; 2] = [
         device_name: "Trainium3",
     },
     Product {
-        pci_device_id: 0x7565,
+        pci_device_id: khal::pci_id::TRN3_B,
         product: "trn3",
         nd_type_suffix: "v4",
         nc_type_suffix: "v4",
@@ -102,6 +111,8 @@ pub const SCALARS: Scalars = Scalars {
     hbm_active_size: 0x9_0000_0000,
     npe_neighbor_eng_ids: Some([[40, 72], [8, 104]]),
     ostand_data_wr_wide: Some(256),
+    // Seed 004 §2 `al_udma_init`: "MARIANA: [m2s+0x310]=4088" (V3: 2296).
+    hal_data_fifo_depth: 4088,
     ..khal_cayman::SCALARS
 };
 
@@ -110,6 +121,8 @@ impl Arch for Mariana {
     const PRODUCTS: &'static [Product] = &PRODUCTS;
     type Revision = <Cayman as Arch>::Revision;
     const SCALARS: Scalars = SCALARS;
+    /// Override: seed 004 §2 `al_udma_ttt_default_config` runs on MARIANA's NORMAL transition.
+    const TTT_DEFAULT_ON_NORMAL: bool = true;
 
     /// Override: V3's registrar (run over V4's data; its error is returned, not swallowed),
     /// then V4's own platform rules.
@@ -120,19 +133,35 @@ impl Arch for Mariana {
             ..v3
         })
     }
+
+    /// Override (2.26.5.0): on a PDS platform V4's own table (A even, B odd, no die flip);
+    /// on every other platform V3's, die flip included.
+    fn logical_to_physical_nc(
+        mapping_type: u32,
+        entry: u16,
+        platform: Option<Platform>,
+        die_flipped: bool,
+    ) -> Result<NcLocation, ArchError> {
+        nc_map_entry(v4_table(platform), mapping_type, entry, die_flipped)
+    }
 }
 
 /// Instance names the V4 registrar classes as PDS.
 pub const PDS_INSTANCES: [&str; 1] = ["trn3s.48xlarge"];
 /// Instance-name prefix (the vendor compares 14 characters) also classed as PDS.
 pub const PDS_PREFIX: &str = "trn3-dev0.48xl";
+/// Instance-name prefix classed as ULTRASERVER (new in 2.26.5.0; the V4 registrar then
+/// starts pod election, and the inherited V3 cleanup hook stops it).
+pub const ULTRASERVER_PREFIX: &str = "trn3p.48xlarge";
 
-/// V4 platform detection: unreadable name is `Invalid`; the PDS list or prefix is `Pds`;
-/// everything else `Std`. Never `Ultraserver`, and `force_userver` is ignored.
+/// V4 platform detection (2.26.5.0): unreadable name is `Invalid`; the PDS list or prefix is
+/// `Pds`; a name starting with `trn3p.48xlarge` is `Ultraserver`; everything else `Std`.
+/// `force_userver` is ignored.
 pub fn detect_platform_v4(input: &RegistrarInput<'_>) -> Platform {
     match input.instance_name {
         None => Platform::Invalid,
         Some(n) if PDS_INSTANCES.contains(&n) || n.starts_with(PDS_PREFIX) => Platform::Pds,
+        Some(n) if n.starts_with(ULTRASERVER_PREFIX) => Platform::Ultraserver,
         Some(_) => Platform::Std,
     }
 }

@@ -18,7 +18,7 @@ fn scalars_differ_from_v3_in_exactly_the_override_fields() {
     // result must be V3's struct exactly, so no other field differs.
     let mut v4: Scalars = Mariana::SCALARS;
     let v3: Scalars = Cayman::SCALARS;
-    let overrides: [Override; 3] = [
+    let overrides: [Override; 4] = [
         (
             "hbm_active_size",
             &|a, b| a.hbm_active_size != b.hbm_active_size,
@@ -28,6 +28,11 @@ fn scalars_differ_from_v3_in_exactly_the_override_fields() {
             "npe_neighbor_eng_ids",
             &|a, b| a.npe_neighbor_eng_ids != b.npe_neighbor_eng_ids,
             &|s| s.npe_neighbor_eng_ids = Cayman::SCALARS.npe_neighbor_eng_ids,
+        ),
+        (
+            "hal_data_fifo_depth",
+            &|a, b| a.hal_data_fifo_depth != b.hal_data_fifo_depth,
+            &|s| s.hal_data_fifo_depth = Cayman::SCALARS.hal_data_fifo_depth,
         ),
         (
             "ostand_data_wr_wide",
@@ -50,11 +55,21 @@ fn scalars_differ_from_v3_in_exactly_the_override_fields() {
         Some([[40, 72], [8, 104]])
     );
     assert_eq!(Mariana::SCALARS.ostand_data_wr_wide, Some(256));
+    // Seed 004 §2 al_udma_init: "CAYMAN: [m2s+0x310]=2296 ; MARIANA: [m2s+0x310]=4088".
+    assert_eq!(
+        (
+            Cayman::SCALARS.hal_data_fifo_depth,
+            Mariana::SCALARS.hal_data_fifo_depth
+        ),
+        (2296, 4088)
+    );
+    // The kernel keeps V3's 2296 on V4 (arch-scalars.tsv num_beats): not an override.
+    assert_eq!(Mariana::SCALARS.num_beats, 2296);
 }
 
 #[test]
 fn trait_items_differ_from_v3_in_exactly_the_override_items() {
-    // Overridden: identity, notification mask, the two IOFIC masks.
+    // Overridden: identity, notification mask.
     assert_eq!(
         (Cayman::GENERATION, Mariana::GENERATION),
         (Generation::V3, Generation::V4)
@@ -67,13 +82,22 @@ fn trait_items_differ_from_v3_in_exactly_the_override_items() {
         ),
         (true, false)
     );
+    // Inherited, and keyed on the UDMA revision (seed 004 §4 "(v4)" values: 1280 and
+    // 0xFFFFEF07), which both have: 4.
     assert_eq!(
         (Mariana::M2S_PRIMARY_D_UNMASK, Mariana::S2M_ERROR_MASK),
-        (0x500, 0xFFFF_EF07)
+        (Cayman::M2S_PRIMARY_D_UNMASK, Cayman::S2M_ERROR_MASK)
     );
     assert_eq!(
         (Cayman::M2S_PRIMARY_D_UNMASK, Cayman::S2M_ERROR_MASK),
-        (0x100, 0x7FFF_E007)
+        (1280, 0xFFFF_EF07)
+    );
+    assert_eq!(
+        (
+            Mariana::TTT_DEFAULT_ON_NORMAL,
+            Cayman::TTT_DEFAULT_ON_NORMAL
+        ),
+        (true, false)
     );
     // Inherited: everything else.
     assert_eq!(

@@ -30,7 +30,7 @@
 )]
 
 use khal::caps::{AxiErrorAborts, IoficCaps, PacketCaps};
-use khal::{Arch, Generation, Product, Rev4, Scalars, VersionWindow};
+use khal::{Arch, Generation, Product, Rev4, Scalars, UdmaRevision, VersionWindow};
 
 /// V2: trn1 and inf2.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -43,10 +43,10 @@ impl PacketCaps for Sunda {
 }
 
 impl IoficCaps for Sunda {
-    // The kernel driver's values (it programs them on every arch; the userspace issue gives
-    // no separate V2 value).
-    const M2S_PRIMARY_D_UNMASK: u32 = 0x500;
-    const S2M_ERROR_MASK: u32 = 0xFFFF_EF07;
+    // Keyed on the UDMA revision (seed 004 §4), not the generation: revision 4's values.
+    const M2S_PRIMARY_D_UNMASK: u32 =
+        <<Self as Arch>::Revision as UdmaRevision>::M2S_PRIMARY_D_UNMASK;
+    const S2M_ERROR_MASK: u32 = <<Self as Arch>::Revision as UdmaRevision>::S2M_ERROR_MASK;
 }
 
 /// The V2 product arms AXI error detection and AXI-error aborts after engine init.
@@ -55,7 +55,7 @@ impl AxiErrorAborts for Sunda {}
 /// trn1 and inf2 (inf2 reports device-type suffix "v3" although it is V2).
 pub const PRODUCTS: [Product; 2] = [
     Product {
-        pci_device_id: 0x7164,
+        pci_device_id: khal::pci_id::TRN1,
         product: "trn1",
         nd_type_suffix: "v2",
         nc_type_suffix: "v2",
@@ -63,7 +63,7 @@ pub const PRODUCTS: [Product; 2] = [
         device_name: "Trainium1",
     },
     Product {
-        pci_device_id: 0x7264,
+        pci_device_id: khal::pci_id::INF2,
         product: "inf2",
         nd_type_suffix: "v3",
         nc_type_suffix: "v2",
@@ -91,7 +91,8 @@ pub const SCALARS: Scalars = Scalars {
     event_count: 256,
     ts_per_device: 6,
     dma_eng_per_nc: 16,
-    dma_eng_per_nd: 32,
+    seng_dma_eng_per_nd: 32,
+    h2d_dma_eng_per_nd: 2,
     dram_channels: 2,
     bar0_nc_stride: 0x400_0000,
     bar0_nc_base: 0x0,
@@ -111,6 +112,8 @@ pub const SCALARS: Scalars = Scalars {
     compatible_version: VersionWindow { min: 5, max: 7 },
     logical_to_physical_nc_entries: 0,
     num_beats: 1024,
+    // seed 004 §2 `al_udma_init`: "else: 0x400/0x100"
+    hal_data_fifo_depth: 0x400,
     ndma_retry_memcpy: true,
     reserve_max_read_axi_id: true,
     ostand_data_wr_wide: None,
@@ -141,6 +144,7 @@ pub const SCALARS: Scalars = Scalars {
     pe_mm_cntr_offsets: &[0x305b_1200, 0x30cb_1200],
     pe_wl_cntr_offsets: &[0x305b_1148, 0x30cb_1148],
     pe_fast_wl_cntr_offsets: &[0x305b_1108, 0x30cb_1108],
+    pe_aggregated_wl_adds_normal: false,
     pe_idle_cntr_offsets: &[0x305b_1210, 0x30cb_1210],
 };
 

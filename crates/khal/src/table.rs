@@ -4,11 +4,10 @@
 //! register offset below is checked by the compiler against the table the offsets were
 //! extracted into (a typo in either fails the build, not a test).
 
-/// The UDMA register table, as vendored in `reference/`.
-pub(crate) const UDMA_REGISTERS: &str = include_str!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../reference/udma-registers.tsv"
-));
+/// The UDMA register table: `tables/udma-registers.tsv`, a byte-identical copy of the
+/// repository's `reference/udma-registers.tsv` kept inside the crate so the crate packages
+/// (the `registers` integration test checks the two copies are identical).
+pub(crate) const UDMA_REGISTERS: &str = include_str!("../tables/udma-registers.tsv");
 
 /// Which column of a table row to read.
 #[derive(Clone, Copy)]
@@ -106,6 +105,26 @@ pub(crate) const fn offset_is(block: &str, name: &str, offset: usize) -> bool {
     matches!(lookup(block, name, Column::Offset), Some(v) if v == offset)
 }
 
+/// True when no row of block `block` has `offset` in its offset column: a register the
+/// seeds name but the reference table does not list must not collide with one it lists.
+pub(crate) const fn no_row_at(block: &str, offset: usize) -> bool {
+    let mut rest = UDMA_REGISTERS.as_bytes();
+    while !rest.is_empty() {
+        let (line, next) = split_once(rest, b'\n');
+        rest = next;
+        let (b, tail) = split_once(line, b'\t');
+        let (_, tail) = split_once(tail, b'\t');
+        if bytes_eq(b, block.as_bytes()) {
+            if let Some(v) = parse_hex(split_once(tail, b'\t').0) {
+                if v == offset {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
 /// True when the table row `block`/`name` has `abs` in its absolute-offset column.
 pub(crate) const fn abs_is(block: &str, name: &str, abs: usize) -> bool {
     matches!(lookup(block, name, Column::Abs), Some(v) if v == abs)
@@ -133,6 +152,11 @@ mod tests {
             "TX only"
         );
         assert_eq!(lookup("m2s", "nope", Column::Offset), None);
+        assert!(!no_row_at("m2s", 0x310), "m2s_rd.data_cfg is listed");
+        assert!(
+            no_row_at("s2m", 0x344),
+            "the seed's no-descriptor register is not"
+        );
         assert_eq!(parse_hex(b"0x3c000"), Some(0x3c000));
         assert_eq!(parse_hex(b"3c000"), None);
         assert_eq!(parse_hex(b"0x"), None);

@@ -54,7 +54,7 @@ fn copies_through_mapped_rings<A: Arch>() {
         (data.len() as u64, 17, 2)
     );
     let model = ndl.kernel().device(0).unwrap();
-    let tx = model.queue_stats(2, Direction::M2s, 3).unwrap();
+    let tx = model.queue_stats(2, Direction::Tx, 3).unwrap();
     assert_eq!((tx.packets, tx.descriptors), (17, 17));
     assert_eq!(model.take_faults(), []);
     // Device to host and device to device too, and every allocation was given back.
@@ -176,12 +176,12 @@ fn wrong_ring_id_aborts_the_engine<A: Arch>() {
             .collect::<Vec<_>>(),
         [Fault::TxRingId {
             slot: 0,
-            expected: 1,
-            found: 3
+            expected: RingId::INITIAL,
+            found: RingId::new(3).unwrap()
         }]
     );
     assert_eq!(
-        model.engine_state(4, Direction::M2s),
+        model.engine_state(4, Direction::Tx),
         Some(EngineState::Aborted)
     );
     let mut back = [0u8; 4096];

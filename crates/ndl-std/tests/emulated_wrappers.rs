@@ -399,7 +399,7 @@ fn dma_engines_queues_and_descriptors_run_on_the_model() {
         (2, 2, 0)
     );
     let model = ndl.kernel().device(0).unwrap();
-    let stats = model.queue_stats(3, neuron_emu::Direction::M2s, 1).unwrap();
+    let stats = model.queue_stats(3, neuron_emu::Direction::Tx, 1).unwrap();
     assert_eq!((stats.packets, stats.descriptors), (2, 2));
     // Acks count against what the engine completed.
     h.dma_ack_completed(3, 1, 1).unwrap();
@@ -428,7 +428,7 @@ fn dma_engines_queues_and_descriptors_run_on_the_model() {
     let eng = h.dma_eng_get_state(3).unwrap();
     assert_eq!((eng.tx_state, eng.rx_state), (3, 3));
     assert_eq!(
-        model.engine_state(3, neuron_emu::Direction::M2s),
+        model.engine_state(3, neuron_emu::Direction::Tx),
         Some(neuron_emu::EngineState::Aborted)
     );
     h.dma_eng_set_state(3, 2).unwrap();

@@ -131,6 +131,25 @@ impl Region {
     }
 }
 
+/// A range of one region, resolved from a DMA address: region index, offset, length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Span {
+    region: usize,
+    off: usize,
+    pub(crate) len: usize,
+}
+
+impl Span {
+    /// The `len` bytes that start `skip` bytes into this span (callers stay inside it).
+    pub(crate) fn sub(self, skip: usize, len: usize) -> Self {
+        Self {
+            region: self.region,
+            off: self.off + skip,
+            len,
+        }
+    }
+}
+
 /// The set of memory regions a device's engines can reach.
 ///
 /// ```
@@ -148,6 +167,9 @@ impl Region {
 #[derive(Debug, Default)]
 pub struct AddressSpace {
     regions: Vec<Region>,
+    /// `(base, size)` of each region, in the same order: the lookup the data path scans
+    /// four times per packet, kept contiguous (a `Region` spans several cache lines).
+    bounds: Vec<(u64, u64)>,
 }
 
 impl AddressSpace {
@@ -178,6 +200,7 @@ impl AddressSpace {
                 other: other.name.clone(),
             });
         }
+        self.bounds.push((base, size));
         self.regions.push(Region {
             name,
             kind,
@@ -209,12 +232,19 @@ impl AddressSpace {
     }
 
     /// The region and offset holding all of `[addr, addr + len)`.
+    #[inline]
     fn locate(&self, addr: u64, len: u64) -> Result<(usize, usize), BusError> {
-        self.regions
-            .iter()
-            .enumerate()
-            .find_map(|(i, r)| r.offset_of(addr, len).map(|off| (i, off)))
-            .ok_or(BusError { addr, len })
+        // The data path resolves four ranges per packet: a plain compare loop over the few
+        // regions (`offset_of` per region cost several times more).
+        for (i, &(base, size)) in self.bounds.iter().enumerate() {
+            let off = addr.wrapping_sub(base);
+            if off <= size && len <= size - off {
+                if let Ok(off) = usize::try_from(off) {
+                    return Ok((i, off));
+                }
+            }
+        }
+        Err(BusError { addr, len })
     }
 
     /// Checks that `[addr, addr + len)` lies inside one region (what a transfer would need).
@@ -293,25 +323,58 @@ impl AddressSpace {
     /// ranges are checked before anything moves: on error, no byte is written.
     pub fn copy(&mut self, src: u64, dst: u64, len: usize) -> Result<(), BusError> {
         let len64 = len as u64;
-        let (si, so) = self.locate(src, len64)?;
-        let (di, doff) = self.locate(dst, len64)?;
+        let s = self.span(src, len64)?;
+        let d = self.span(dst, len64)?;
+        self.copy_span(s, d)
+    }
+
+    /// Resolves `[addr, addr + len)` to its region and offset, once, for a transfer that then
+    /// moves bytes with [`copy_span`](Self::copy_span) without looking the region up again.
+    pub(crate) fn span(&self, addr: u64, len: u64) -> Result<Span, BusError> {
+        let (region, off) = self.locate(addr, len)?;
+        let len = usize::try_from(len).map_err(|_| BusError { addr, len })?;
+        Ok(Span { region, off, len })
+    }
+
+    /// The bytes of a resolved span.
+    pub(crate) fn span_bytes(&self, s: Span) -> Option<&[u8]> {
+        self.regions
+            .get(s.region)?
+            .bytes
+            .get(s.off..s.off.checked_add(s.len)?)
+    }
+
+    /// Copies `src.len` bytes from `src` to `dst` (`dst.len` must be the same).
+    pub(crate) fn copy_span(&mut self, src: Span, dst: Span) -> Result<(), BusError> {
+        let len = src.len;
         let bus = BusError {
-            addr: dst,
-            len: len64,
+            addr: dst.off as u64,
+            len: len as u64,
         };
-        if si == di {
-            let r = self.regions.get_mut(si).ok_or(bus)?;
-            r.bytes_mut(doff, len).ok_or(bus)?;
-            r.bytes.copy_within(so..so + len, doff);
+        if dst.len != len {
+            return Err(bus);
+        }
+        if src.region == dst.region {
+            let r = self.regions.get_mut(src.region).ok_or(bus)?;
+            r.bytes_mut(dst.off, len).ok_or(bus)?;
+            let end = src.off.checked_add(len).ok_or(bus)?;
+            if end > r.bytes.len() {
+                return Err(bus);
+            }
+            r.bytes.copy_within(src.off..end, dst.off);
             return Ok(());
         }
         // Two distinct regions: split the vector so one is borrowed shared, one mutably.
-        let (lo, hi) = (si.min(di), si.max(di));
+        let (lo, hi) = (src.region.min(dst.region), src.region.max(dst.region));
         let (left, right) = self.regions.split_at_mut_checked(hi).ok_or(bus)?;
         let (a, b) = (left.get_mut(lo).ok_or(bus)?, right.first_mut().ok_or(bus)?);
-        let (from, to) = if si < di { (a, b) } else { (b, a) };
-        let s = from.bytes.get(so..so + len).ok_or(bus)?;
-        to.bytes_mut(doff, len).ok_or(bus)?.copy_from_slice(s);
+        let (from, to) = if src.region < dst.region {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let s = from.bytes.get(src.off..src.off + len).ok_or(bus)?;
+        to.bytes_mut(dst.off, len).ok_or(bus)?.copy_from_slice(s);
         Ok(())
     }
 

@@ -1,10 +1,12 @@
 //! Device layout and memory defaults taken from an [`Arch`](khal::Arch) type.
 
+use khal::udma::{EngineParams, Udma};
 use khal::{Arch, Scalars};
 
-use crate::address_space::{RegionKind, RegionSpec};
+use crate::address_space::{AddressSpace, RegionKind, RegionSpec};
 use crate::device::{Device, DeviceConfig, ExecMode};
-use crate::error::MapError;
+use crate::engine_walk::WalkRules;
+use crate::error::{MapError, RulesError};
 
 /// How much memory an arch-derived device gets.
 ///
@@ -74,6 +76,7 @@ impl DeviceConfig {
             unit_bases: unit_bases(&A::SCALARS),
             regions: regions(&A::SCALARS, mem),
             mode: ExecMode::Manual,
+            dma_version: u32::from(A::UDMA_REVISION),
         }
     }
 }
@@ -93,4 +96,25 @@ impl Device {
     pub fn for_arch<A: Arch>(mem: &MemoryConfig) -> Result<Self, MapError> {
         Self::new(DeviceConfig::for_arch::<A>(mem))
     }
+}
+
+/// The walk rules an engine of arch `A` applies after `khal` engine init with `params`.
+///
+/// A scratch model engine (one unit, no memory) is brought up by [`Udma::init`] and its
+/// registers are read back, so a decode of a ring dump applies exactly the limits bring-up
+/// programs (`m2s.cfg_len`, `desc_pref_cfg_2`, `err_log_mask`), with no second copy of them.
+///
+/// ```
+/// use khal::udma::EngineParams;
+/// type A = khal_cayman::Cayman;
+/// let rules = neuron_emu::rules_after_init::<A>(EngineParams::for_arch::<A>())?;
+/// assert_eq!(rules.max_descs_per_packet, 65);
+/// assert_eq!(rules.max_packet_bytes, u64::from(udma_desc::MAX_PACKET_BYTES));
+/// assert!(rules.encode_64k && rules.check_tx_ring_id && rules.check_rx_ring_id);
+/// # Ok::<(), neuron_emu::RulesError>(())
+/// ```
+pub fn rules_after_init<A: Arch>(params: EngineParams) -> Result<WalkRules, RulesError> {
+    let dev = Device::from_address_space(AddressSpace::new(), vec![0], ExecMode::Manual);
+    Udma::<A, _>::init(mmio::Window::new(dev.clone(), 0), params)?;
+    dev.walk_rules(0).ok_or(RulesError::NoUnit)
 }

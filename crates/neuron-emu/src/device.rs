@@ -7,11 +7,13 @@ use std::time::{Duration, Instant};
 
 use crate::address_space::{AddressSpace, RegionId, RegionSpec};
 use crate::engine_state::EngineState;
+use crate::engine_walk::{RingPos, WalkRules};
 use crate::error::{AllocError, BusError, MapError};
-use crate::fault::Direction;
 use crate::iofic_model::Level;
 use crate::model::{FaultRecord, Model, RunReport, Step};
-use crate::queue::{QueueStats, RingPos};
+use crate::queue::QueueStats;
+use crate::ttt_model::TttEntryWords;
+use udma_desc::Direction;
 
 /// When doorbells are executed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -41,7 +43,7 @@ impl ExecMode {
 }
 
 /// How a device is built: where its UDMA units sit in BAR0 and which memory it has.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DeviceConfig {
     /// BAR0 offset of each UDMA unit; the index is the engine id.
     pub unit_bases: Vec<usize>,
@@ -49,6 +51,21 @@ pub struct DeviceConfig {
     pub regions: Vec<RegionSpec>,
     /// Initial execution mode.
     pub mode: ExecMode,
+    /// What every unit's read-only `m2s_feature.dma_version` reads: the UDMA revision
+    /// (`al_udma_revision_get`, seed 004 §2; khal compares the whole word with 4, which bits
+    /// hold the revision neither source states). Default and every shipped arch: 4.
+    pub dma_version: u32,
+}
+
+impl Default for DeviceConfig {
+    fn default() -> Self {
+        Self {
+            unit_bases: Vec::new(),
+            regions: Vec::new(),
+            mode: ExecMode::default(),
+            dma_version: khal::regs::m2s::UDMA_REV_ID_4,
+        }
+    }
 }
 
 pub(crate) struct Shared {
@@ -111,11 +128,9 @@ impl Device {
         for spec in config.regions {
             mem.map(spec)?;
         }
-        Ok(Self::from_address_space(
-            mem,
-            config.unit_bases,
-            config.mode,
-        ))
+        let dev = Self::from_address_space(mem, config.unit_bases, config.mode);
+        dev.shared.lock().set_dma_version(config.dma_version);
+        Ok(dev)
     }
 
     /// Builds a device over an address space the caller mapped; `unit_bases` are the BAR0
@@ -238,6 +253,12 @@ impl Device {
         self.shared.lock().units.get(unit).map(|u| u.dir(dir).state)
     }
 
+    /// The rules the engine walk applies on `unit` now, as its registers hold them.
+    pub fn walk_rules(&self, unit: usize) -> Option<WalkRules> {
+        let mut m = self.shared.lock();
+        m.units.get_mut(unit).map(|u| u.settings().rules)
+    }
+
     /// Counters of one queue.
     pub fn queue_stats(&self, unit: usize, dir: Direction, queue: usize) -> Option<QueueStats> {
         let m = self.shared.lock();
@@ -303,6 +324,53 @@ impl Device {
         } else if self.shared.background.load(Ordering::Acquire) {
             drop(m);
             self.shared.work.notify_one();
+        }
+    }
+}
+
+impl Device {
+    /// A register window on unit `unit`'s target-id block (the TTT; see [`TgtidBlock`]), on
+    /// UDMA revision 4 and later only (`al_udma_ttt_en` asserts `rev_id >= 4`).
+    pub fn tgtid_block(&self, unit: usize) -> Option<TgtidBlock> {
+        let m = self.shared.lock();
+        let u = m.units.get(unit)?;
+        (u.dma_version >= khal::regs::m2s::UDMA_REV_ID_4).then(|| TgtidBlock {
+            device: self.clone(),
+            unit,
+        })
+    }
+
+    /// Whether unit `unit`'s TTT is enabled (`+0x800` bit 0).
+    pub fn ttt_enabled(&self, unit: usize) -> Option<bool> {
+        self.shared.lock().units.get(unit).map(|u| u.ttt.enabled())
+    }
+
+    /// Unit `unit`'s committed TTT entries, by index.
+    pub fn ttt_entries(&self, unit: usize) -> Option<Vec<(u32, TttEntryWords)>> {
+        self.shared.lock().units.get(unit).map(|u| u.ttt.entries())
+    }
+}
+
+/// A register window on one unit's target-id block, whose place in the unit no source gives
+/// (see the `ttt_model` notes in [`Device::tgtid_block`]); offset 0 is the block's base.
+#[derive(Clone, Debug)]
+pub struct TgtidBlock {
+    device: Device,
+    unit: usize,
+}
+
+impl mmio::Mmio for TgtidBlock {
+    fn read32(&self, offset: usize) -> u32 {
+        let m = self.device.shared.lock();
+        m.units
+            .get(self.unit)
+            .map_or(mmio::BUS_ERROR_READ, |u| u.ttt.read(offset))
+    }
+
+    fn write32(&self, offset: usize, value: u32) {
+        let mut m = self.device.shared.lock();
+        if let Some(u) = m.units.get_mut(self.unit) {
+            u.ttt.write(offset, value);
         }
     }
 }

@@ -79,3 +79,14 @@ pub enum AllocError {
     #[error("{0:#x} is not the start of a live allocation")]
     NotAllocated(u64),
 }
+
+/// Why [`rules_after_init`](crate::rules_after_init) could not read an engine's walk rules.
+#[derive(Debug, thiserror::Error)]
+pub enum RulesError {
+    /// `khal` engine init refused the parameters or the model engine.
+    #[error("engine init: {0}")]
+    Init(#[from] khal::udma::UdmaError),
+    /// The scratch device has no unit 0 (a model bug).
+    #[error("the scratch device has no unit 0")]
+    NoUnit,
+}

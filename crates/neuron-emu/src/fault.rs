@@ -1,15 +1,7 @@
 //! Faults the engines detect, and the interrupt cause each one latches.
 
 use iofic::{M2sCause, S2mCause};
-
-/// A direction of a UDMA unit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Direction {
-    /// Memory to stream (TX): reads descriptors and source data.
-    M2s,
-    /// Stream to memory (RX): reads descriptors, writes destination data.
-    S2m,
-}
+use udma_desc::{Direction, RingId};
 
 /// A fault detected while running a queue pair. Each variant latches one secondary IOFIC cause
 /// (group A for M2S, group B for S2M; bit in [`Fault::cause_bit`]).
@@ -29,9 +21,9 @@ pub enum Fault {
         /// Ring slot.
         slot: u32,
         /// Phase the engine expected.
-        expected: u8,
+        expected: RingId,
         /// Ring id found in the descriptor.
-        found: u8,
+        found: RingId,
     },
     /// A packet's first descriptor lacks FIRST: M2S PREFETCH_FIRST.
     #[error("TX slot {slot}: packet does not start with FIRST")]
@@ -81,9 +73,9 @@ pub enum Fault {
         /// Ring slot.
         slot: u32,
         /// Phase the engine expected.
-        expected: u8,
+        expected: RingId,
         /// Ring id found in the descriptor.
-        found: u8,
+        found: RingId,
     },
     /// The RX buffers of a packet hold fewer bytes than the TX packet: S2M PKT_LEN.
     #[error("RX buffers hold {rx_capacity} bytes, the TX packet has {packet_len}")]
@@ -104,7 +96,8 @@ pub enum Fault {
 }
 
 impl Fault {
-    /// The direction whose secondary group latches the cause (and which aborts).
+    /// The direction (TX = M2S, RX = S2M) whose secondary group latches the cause (and which
+    /// aborts).
     pub const fn direction(&self) -> Direction {
         match self {
             Self::TxPrefetchBus { .. }
@@ -113,11 +106,29 @@ impl Fault {
             | Self::TxLast { .. }
             | Self::TxMaxDesc { .. }
             | Self::TxPacketLen { .. }
-            | Self::TxDataBus { .. } => Direction::M2s,
+            | Self::TxDataBus { .. } => Direction::Tx,
             Self::RxPrefetchBus { .. }
             | Self::RxRingId { .. }
             | Self::RxShort { .. }
-            | Self::RxDataBus { .. } => Direction::S2m,
+            | Self::RxDataBus { .. } => Direction::Rx,
+        }
+    }
+
+    /// The ring slot the fault names, when it names one (the packet limits and data bus
+    /// errors name a length or an address instead).
+    pub const fn slot(&self) -> Option<u32> {
+        match *self {
+            Self::TxPrefetchBus { slot, .. }
+            | Self::TxRingId { slot, .. }
+            | Self::TxFirst { slot }
+            | Self::TxLast { slot }
+            | Self::RxPrefetchBus { slot, .. }
+            | Self::RxRingId { slot, .. } => Some(slot),
+            Self::TxMaxDesc { .. }
+            | Self::TxPacketLen { .. }
+            | Self::TxDataBus { .. }
+            | Self::RxShort { .. }
+            | Self::RxDataBus { .. } => None,
         }
     }
 

@@ -16,7 +16,10 @@
 //! * Execution: [`Device::step`] / [`Device::run_until_idle`] (deterministic, the default
 //!   [`ExecMode::Manual`]), [`ExecMode::OnDoorbell`] (the doorbell write runs the device), or a
 //!   [`BackgroundEngine`] thread ([`Device::start_background`]).
-//! * [`scenario`] — a byte-coded script format used by the fuzz targets in `fuzz/`.
+//! * [`engine_walk`] — the rules by which an engine takes descriptors from its rings, over
+//!   model memory or a plain dump.
+//! * `scenario` (feature `test-utils`) — a byte-coded script format used by the fuzz targets
+//!   in `fuzz/` and the tests.
 //!
 //! ```
 //! use khal::udma::{EngineParams, RingConfig, Udma, UdmaState};
@@ -54,15 +57,18 @@
 //!
 //! # Data path
 //!
-//! What a queue pair does when it runs (one packet per [`Device::step`]):
+//! What a queue pair does when it runs (one packet per [`Device::step`]). Framing, phase,
+//! CME, limits and pairing are the [`engine_walk`], the one walk a ring-dump decode uses too:
 //!
 //! * **Framing.** TX descriptors are read from the M2S head while they are posted. The first
 //!   must carry FIRST (else M2S PREFETCH_FIRST); a FIRST before the packet's LAST is
-//!   PREFETCH_LAST (the previous packet never ended) unless the previous descriptor carried
-//!   CONCAT, which chains the next descriptor into the same packet (how a CME meta descriptor
-//!   is joined to the data after it). LAST without CONCAT ends the packet. A packet whose LAST
-//!   is not posted yet waits for the next doorbell. More descriptors than the prefetch limit
-//!   (`m2s_rd.desc_pref_cfg_2`; 128 while unprogrammed) is PREFETCH_MAX_DESC; more bytes than
+//!   PREFETCH_LAST (the previous packet never ended) unless it is chained in by CONCAT, on
+//!   the previous descriptor or on itself (seed 004 §1 `build_cme_packet` sets CONCAT on the
+//!   data descriptors after a CME meta descriptor). LAST ends the packet. A packet whose LAST
+//!   is not posted yet waits for the next doorbell. More data descriptors than the prefetch
+//!   limit (`m2s_rd.desc_pref_cfg_2`; 128 while unprogrammed) is PREFETCH_MAX_DESC (the limit
+//!   counts data descriptors, as `build_packet`'s cap counts `num_blocks`, seed 004 §1; whether
+//!   the prefetcher also counts a META descriptor no source states); more bytes than
 //!   `m2s.cfg_len` MAX_PKT_SIZE is PKT_LEN.
 //! * **Meta descriptors.** A TX descriptor with META (a CME meta descriptor) is consumed and
 //!   counted ([`QueueStats::meta_descriptors`]) but moves no data and takes no RX descriptor.
@@ -90,9 +96,9 @@
 //!   and strong-order writes (RX bit 29) ask of hardware, so each is satisfied by construction;
 //!   the model counts them in [`QueueStats::ordering_points`].
 //! * **Completion.** A TX descriptor with INT_EN latches primary group C bit q (TX completion
-//!   queues); an RX descriptor with INT_EN latches primary group B bit q (RX completions). A
-//!   non-zero V4 notification mask (RX `len_ctrl` bits 23:16) is counted in
-//!   [`QueueStats::notifications`]. No completion ring is written (the copy path has none).
+//!   queues); an RX descriptor with INT_EN latches primary group B bit q (RX completions).
+//!   The V4 notification mask is not modelled: no source gives its bits (it sits in the TX
+//!   meta word, seed 004 §1). No completion ring is written (the copy path has none).
 //! * **Errors.** Each [`Fault`] latches its cause in secondary group A (M2S) or B (S2M) unless
 //!   the direction's `err_log_mask` hides it; if the group's abort-mask bit is 0 the direction
 //!   moves to [`EngineState::Aborted`] (state fields read 2) and stops; either way the faulting
@@ -107,7 +113,16 @@
 //! slot 0, ring id 1). Engine: `change_state` one-hot (ABORT over DIS over NORMAL) and `state`
 //! with the same 2-bit value in all four fields (0 disabled/idle, 1 normal, 2 abort); power-on
 //! is disabled. `m2s.stream_cfg` DISABLE and an `s2m.stream_cfg` with DISABLE, FLUSH and
-//! STOP_PREFETCH stall the stream. IOFIC: see [`IoficGroupModel`] and [`UnitIofic`]. Every other
+//! STOP_PREFETCH stall the stream. `m2s_feature.dma_version` is read only and reads the
+//! device's UDMA revision ([`DeviceConfig::dma_version`]: 4 on every arch, what seed 004 §2
+//! `al_udma_init` requires). The S2M no-descriptor policy (S2M `+0x344`): a packet whose RX
+//! descriptors are not posted waits forever when drop is off and the timeout is 0 (the reset
+//! value), else it is dropped ([`Step::Dropped`], [`QueueStats::dropped_packets`]) after
+//! waiting `timeout` scheduler passes (the seed gives no unit). The number of queues
+//! software configured is held by no register: the model runs any queue whose `cfg` enables
+//! it. The Target Translation Table of the target-id block (revision 4; the block's place in
+//! the unit is in no source) is a separate window, [`Device::tgtid_block`]. IOFIC: see
+//! [`IoficGroupModel`] and [`UnitIofic`]. Every other
 //! register of the `0x3c800`-byte unit window is plain storage with its reset value (`cfg`
 //! 0x03000000, TX `rlimit.mask` 7, spare ones registers all ones, `m2s.cfg_len` 0x000fffff);
 //! offsets outside every unit window, or not 4-byte aligned, read [`mmio::BUS_ERROR_READ`] and
@@ -121,26 +136,31 @@ mod arch_layout;
 mod desc_store;
 mod device;
 mod engine_state;
+pub mod engine_walk;
 mod error;
 mod fault;
 mod iofic_model;
 mod model;
 mod offset_hasher;
 mod queue;
+#[cfg(feature = "test-utils")]
 pub mod scenario;
 mod transfer;
+mod ttt_model;
 mod unit;
-mod wire;
 
 pub use address_space::{AddressSpace, Region, RegionId, RegionKind, RegionSpec};
-pub use arch_layout::{MemoryConfig, regions, unit_bases};
+pub use arch_layout::{MemoryConfig, regions, rules_after_init, unit_bases};
 pub use desc_store::DeviceDescStore;
-pub use device::{BackgroundEngine, Device, DeviceConfig, ExecMode};
+pub use device::{BackgroundEngine, Device, DeviceConfig, ExecMode, TgtidBlock};
 pub use engine_state::EngineState;
-pub use error::{AllocError, BusError, MapError};
-pub use fault::{Direction, Fault};
+pub use engine_walk::{RingPos, WalkRules};
+pub use error::{AllocError, BusError, MapError, RulesError};
+pub use fault::Fault;
 pub use iofic_model::{GROUP_A, GROUP_B, GROUP_C, GROUP_D, IoficGroupModel, Level, UnitIofic};
 pub use model::{FaultRecord, RunReport, Step};
-pub use queue::{QueueBlock, QueueStats, RingPos};
+pub use queue::{QueueBlock, QueueStats};
 pub use transfer::WaitReason;
+pub use ttt_model::TttEntryWords;
+pub use udma_desc::Direction;
 pub use unit::QUEUES;

@@ -35,6 +35,15 @@ pub enum Step {
     },
     /// A packet faulted.
     Fault(FaultRecord),
+    /// The S2M side dropped a packet that had no RX descriptor (no-descriptor policy).
+    Dropped {
+        /// Unit (engine) index.
+        unit: usize,
+        /// Queue pair.
+        queue: usize,
+        /// Payload bytes dropped.
+        bytes: u64,
+    },
 }
 
 /// Totals of a run.
@@ -46,16 +55,19 @@ pub struct RunReport {
     pub bytes: u64,
     /// Faults raised.
     pub faults: u64,
+    /// Packets dropped for lack of an RX descriptor.
+    pub dropped: u64,
 }
 
 impl RunReport {
-    fn add(&mut self, step: &Step) {
+    fn add(&mut self, step: &Step, packets: u64) {
         match step {
             Step::Packet { bytes, .. } => {
-                self.packets += 1;
+                self.packets += packets;
                 self.bytes += bytes;
             }
             Step::Fault(_) => self.faults += 1,
+            Step::Dropped { .. } => self.dropped += 1,
         }
     }
 }
@@ -100,6 +112,13 @@ impl Model {
             active: VecDeque::new(),
             scratch: Scratch::default(),
             faults: VecDeque::new(),
+        }
+    }
+
+    /// Sets what every unit's `m2s_feature.dma_version` reads.
+    pub(crate) fn set_dma_version(&mut self, v: u32) {
+        for u in &mut self.units {
+            u.dma_version = v;
         }
     }
 
@@ -172,51 +191,93 @@ impl Model {
 
     /// Runs at most one packet: the next queue pair in round-robin order that can move one.
     pub(crate) fn step(&mut self) -> Option<Step> {
-        while let Some((u, q)) = self.active.pop_front() {
-            if let Some(bits) = self.queued.get_mut(u) {
-                *bits &= !(1u16 << q);
-            }
-            let Some(unit) = self.units.get_mut(u) else {
-                continue;
-            };
-            match run_pair(unit, &mut self.mem, q, &mut self.scratch) {
-                PairOutcome::Moved { bytes, more } => {
-                    if more {
-                        self.schedule(u, q);
-                    }
-                    return Some(Step::Packet {
-                        unit: u,
-                        queue: q,
-                        bytes,
-                    });
-                }
-                PairOutcome::Faulted(fault) => {
-                    let rec = FaultRecord {
-                        unit: u,
-                        queue: q,
-                        fault,
-                    };
-                    if self.faults.len() == FAULT_LOG_CAPACITY {
-                        self.faults.pop_front();
-                    }
-                    self.faults.push_back(rec);
-                    return Some(Step::Fault(rec));
-                }
-                // Leaves the active set; the event that unblocks it schedules it again.
-                PairOutcome::Wait(_) => {}
+        while let Some((u, q)) = self.pop_active() {
+            if let Some((step, _)) = self.run_one(u, q, 1) {
+                return Some(step);
             }
         }
         None
     }
 
-    /// Runs until nothing can move or `max_packets` steps were taken.
+    fn pop_active(&mut self) -> Option<(usize, usize)> {
+        let (u, q) = self.active.pop_front()?;
+        if let Some(bits) = self.queued.get_mut(u) {
+            *bits &= !(1u16 << q);
+        }
+        Some((u, q))
+    }
+
+    /// Runs pair `(u, q)` (just popped from the active set): one packet, or up to `batch`
+    /// when it is the only runnable pair (what round-robin over one pair does anyway).
+    /// Returns the step (for a batch: its total bytes) and the packets it stands for.
+    fn run_one(&mut self, u: usize, q: usize, batch: u64) -> Option<(Step, u64)> {
+        let batch = if self.active.is_empty() { batch } else { 1 };
+        let unit = self.units.get_mut(u)?;
+        match run_pair(unit, &mut self.mem, q, &mut self.scratch, batch) {
+            PairOutcome::Moved {
+                packets,
+                bytes,
+                more,
+            } => {
+                if more {
+                    self.schedule(u, q);
+                }
+                Some((
+                    Step::Packet {
+                        unit: u,
+                        queue: q,
+                        bytes,
+                    },
+                    packets,
+                ))
+            }
+            PairOutcome::Faulted(fault) => {
+                let rec = FaultRecord {
+                    unit: u,
+                    queue: q,
+                    fault,
+                };
+                if self.faults.len() == FAULT_LOG_CAPACITY {
+                    self.faults.pop_front();
+                }
+                self.faults.push_back(rec);
+                Some((Step::Fault(rec), 1))
+            }
+            PairOutcome::Dropped { bytes, more } => {
+                if more {
+                    self.schedule(u, q);
+                }
+                Some((
+                    Step::Dropped {
+                        unit: u,
+                        queue: q,
+                        bytes,
+                    },
+                    1,
+                ))
+            }
+            PairOutcome::Ticking => {
+                self.schedule(u, q);
+                None
+            }
+            // Leaves the active set; the event that unblocks it schedules it again.
+            PairOutcome::Wait(_) => None,
+        }
+    }
+
+    /// Runs until nothing can move or `max_steps` steps (packets, drops, faults) were taken.
     pub(crate) fn run(&mut self, max_steps: u64) -> RunReport {
         let mut report = RunReport::default();
         let mut steps = 0;
         while steps < max_steps {
-            let Some(step) = self.step() else { break };
-            report.add(&step);
-            steps += 1;
+            let Some((u, q)) = self.pop_active() else {
+                break;
+            };
+            let Some((step, n)) = self.run_one(u, q, max_steps - steps) else {
+                continue;
+            };
+            report.add(&step, n);
+            steps += n;
         }
         report
     }

@@ -1,62 +1,23 @@
 //! One UDMA queue (ring) of one direction: its registers and pointers.
 
 use khal::regs::queue::{QueueCfg, RingPtr, TailInc};
-use udma_desc::RingId;
 
-/// Initial ring id after a queue reset: both software and hardware start the phase at 1.
-const INITIAL_RING_ID: u8 = RingId::INITIAL.get();
-/// Ring ids count 1, 2, 3, 0, 1, ...
-const RING_ID_MASK: u8 = RingId::MAX;
+use crate::address_space::{AddressSpace, Span};
+use crate::engine_walk::RingPos;
+
 /// Bytes per descriptor slot.
 const DESC_BYTES: u64 = udma_desc::DESC_BYTES as u64;
 /// `drbp_low` keeps ring base bits 31:6 in place (`m2s_q.tdrbp_low` ADDR, mask 0xffffffc0);
 /// the low 6 bits are not stored.
 const RING_BASE_LOW_ADDR_MASK: u32 = 0xffff_ffc0;
 
-/// A ring position: slot index and the ring id (phase) expected there.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RingPos {
-    /// Slot index, `0..ring length`.
-    pub index: u32,
-    /// 2-bit ring id of the current lap.
-    pub ring_id: u8,
-}
-
-impl RingPos {
-    const RESET: Self = Self {
-        index: 0,
-        ring_id: INITIAL_RING_ID,
-    };
-
-    /// Advances by `n` slots on a ring of `len` slots; the ring id steps once per wrap.
-    pub(crate) fn advanced(self, n: u32, len: u32) -> Self {
-        if len == 0 {
-            return self;
-        }
-        let total = u64::from(self.index) + u64::from(n);
-        let len = u64::from(len);
-        // The data path advances by a packet's few descriptors, so at most one wrap: skip the
-        // 64-bit division (tens of cycles, four times per packet) on that path.
-        let (laps, rest) = if total < len {
-            (0, total)
-        } else if total - len < len {
-            (1, total - len)
-        } else {
-            (total / len, total % len)
-        };
-        // `rest < len <= u32::MAX` and laps are reduced mod 4: no bit is lost.
-        let index = u32::try_from(rest).unwrap_or(0);
-        let ring_id = self.ring_id.wrapping_add((laps & 0x3) as u8) & RING_ID_MASK;
-        Self { index, ring_id }
-    }
-
-    /// The register encoding: index in bits 23:0, ring id in bits 31:30.
-    pub(crate) fn to_reg(self) -> u32 {
-        RingPtr::new()
-            .with_offset(self.index)
-            .with_ring_id(self.ring_id)
-            .into_bits()
-    }
+/// The register encoding of a ring position (`drhp`, `drtp`, `dcp`): index in bits 23:0,
+/// ring id in bits 31:30.
+pub(crate) fn ring_ptr_reg(pos: RingPos) -> u32 {
+    RingPtr::new()
+        .with_offset(pos.index)
+        .with_ring_id(pos.ring_id.get())
+        .into_bits()
 }
 
 /// Counters a test or tool can read to see what a queue did.
@@ -74,10 +35,9 @@ pub struct QueueStats {
     pub ordering_points: u64,
     /// Completion interrupts raised (descriptors with INT_EN).
     pub interrupts: u64,
-    /// RX descriptors that carried a V4 notification mask (non-zero `len_ctrl` bits 23:16).
-    pub notifications: u64,
-    /// The last non-zero notification mask seen (RX only).
-    pub last_notification_mask: u8,
+    /// RX only: packets the S2M side dropped because no RX descriptor was posted for them
+    /// (the no-descriptor policy, S2M `+0x344`).
+    pub dropped_packets: u64,
 }
 
 /// Why a queue stopped making progress.
@@ -94,6 +54,7 @@ pub(crate) struct QueueModel {
     pub(crate) cfg: u32,
     pub(crate) base_low: u32,
     pub(crate) base_high: u32,
+    /// Ring length in descriptors.
     pub(crate) len: u32,
     pub(crate) head: RingPos,
     pub(crate) tail: RingPos,
@@ -101,6 +62,12 @@ pub(crate) struct QueueModel {
     pub(crate) posted: u64,
     pub(crate) blocked: Option<QueueBlock>,
     pub(crate) stats: QueueStats,
+    /// The ring's memory, resolved once: regions are only ever added and never move, so a
+    /// resolved span stays valid until the ring base or length is written.
+    ring: Option<Span>,
+    /// TX only: scheduler passes the packet at the head has waited for RX descriptors under
+    /// a no-descriptor timeout.
+    pub(crate) no_desc_waited: u32,
 }
 
 impl QueueModel {
@@ -121,10 +88,38 @@ impl QueueModel {
                 meta_descriptors: 0,
                 ordering_points: 0,
                 interrupts: 0,
-                notifications: 0,
-                last_notification_mask: 0,
+                dropped_packets: 0,
             },
+            ring: None,
+            no_desc_waited: 0,
         }
+    }
+
+    /// Writes `drbp_low` (ring base bits 31:6).
+    pub(crate) fn set_base_low(&mut self, value: u32) {
+        self.base_low = value;
+        self.ring = None;
+    }
+
+    /// Writes `drbp_high` (ring base bits 63:32).
+    pub(crate) fn set_base_high(&mut self, value: u32) {
+        self.base_high = value;
+        self.ring = None;
+    }
+
+    /// Writes the ring length (descriptors).
+    pub(crate) fn set_len(&mut self, descs: u32) {
+        self.len = descs;
+        self.ring = None;
+    }
+
+    /// The whole ring's bytes in `mem`, when the ring lies inside one region.
+    pub(crate) fn ring_span(&mut self, mem: &AddressSpace) -> Option<Span> {
+        if self.ring.is_none() {
+            let bytes = u64::from(self.len) * DESC_BYTES;
+            self.ring = mem.span(self.base(), bytes).ok();
+        }
+        self.ring
     }
 
     /// Ring base DMA address (the low 6 bits are not stored by the hardware).
@@ -132,11 +127,11 @@ impl QueueModel {
         (u64::from(self.base_high) << 32) | u64::from(self.base_low & RING_BASE_LOW_ADDR_MASK)
     }
 
-    /// DMA address of the slot at `pos` (wrapping arithmetic: an absurd base simply lands
+    /// DMA address of slot `index` (wrapping arithmetic: an absurd base simply lands
     /// outside every region and becomes a bus error).
-    pub(crate) fn slot_addr(&self, pos: RingPos) -> u64 {
+    pub(crate) fn slot_addr(&self, index: u32) -> u64 {
         self.base()
-            .wrapping_add(u64::from(pos.index).wrapping_mul(DESC_BYTES))
+            .wrapping_add(u64::from(index).wrapping_mul(DESC_BYTES))
     }
 
     /// Prefetch and scheduling both enabled.
@@ -153,9 +148,12 @@ impl QueueModel {
         self.blocked = None;
     }
 
-    /// Consumes `n` descriptors at the head.
-    pub(crate) fn consume(&mut self, n: u32) {
-        self.head = self.head.advanced(n, self.len);
+    /// Consumes the `n` descriptors at the head; `end` is where the walk left off (the head
+    /// advanced by `n`).
+    pub(crate) fn consume(&mut self, n: u32, end: RingPos) {
+        debug_assert_eq!(end, self.head.advanced(n, self.len));
+        self.head = end;
+        self.no_desc_waited = 0;
         self.posted = self.posted.saturating_sub(u64::from(n));
         self.stats.descriptors += u64::from(n);
     }
@@ -166,64 +164,23 @@ impl QueueModel {
         self.tail = RingPos::RESET;
         self.posted = 0;
         self.blocked = None;
+        self.no_desc_waited = 0;
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use udma_desc::RingId;
 
     #[test]
-    fn ring_id_steps_once_per_wrap() {
-        let p = RingPos::RESET;
-        assert_eq!(
-            p.advanced(31, 32),
-            RingPos {
-                index: 31,
-                ring_id: 1
-            }
-        );
-        assert_eq!(
-            p.advanced(32, 32),
-            RingPos {
-                index: 0,
-                ring_id: 2
-            }
-        );
-        assert_eq!(
-            p.advanced(32 * 3 + 5, 32),
-            RingPos {
-                index: 5,
-                ring_id: 0
-            }
-        );
-        assert_eq!(
-            p.advanced(32 * 4, 32),
-            RingPos {
-                index: 0,
-                ring_id: 1
-            }
-        );
-        assert_eq!(p.advanced(7, 0), p, "no ring programmed: no movement");
-        assert_eq!(p.advanced(32, 32).to_reg(), 0x8000_0000);
-        assert_eq!(p.advanced(u32::MAX, 32).index, 31);
-    }
-
-    #[test]
-    fn stepping_one_at_a_time_equals_one_big_step() {
-        // The no-wrap, one-wrap and many-wrap paths must agree: walking `n` single steps from
-        // any start lands where one step of `n` does, on odd and power-of-two ring sizes.
-        for len in [1u32, 2, 3, 7, 32] {
-            for index in 0..len {
-                for ring_id in 0..4u8 {
-                    let start = RingPos { index, ring_id };
-                    let mut walked = start;
-                    for n in 0..=4 * len + 3 {
-                        assert_eq!(start.advanced(n, len), walked, "len {len} from {start:?}");
-                        walked = walked.advanced(1, len);
-                    }
-                }
-            }
-        }
+    fn ring_pointer_register_holds_index_and_ring_id() {
+        // `m2s_q.tdrhp`: OFFSET 23:0, RING_ID 31:30 (udma-registers.tsv).
+        let p = RingPos {
+            index: 5,
+            ring_id: RingId::new(2).unwrap(),
+        };
+        assert_eq!(ring_ptr_reg(p), 0x8000_0005);
+        assert_eq!(ring_ptr_reg(RingPos::RESET), 0x4000_0000);
     }
 }

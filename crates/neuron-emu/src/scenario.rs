@@ -16,6 +16,7 @@ use iofic::layout::{
 use khal::regs::queue::{self as kq, QSwCtrl, QueueCfg, RingLen, RingPtr, TailInc};
 use khal::regs::{ChangeStateCmd, m2s, s2m, unit as ub};
 use mmio::{Mmio, MmioExt, Register};
+use udma_desc::Direction;
 
 use crate::address_space::{AddressSpace, RegionKind, RegionSpec};
 use crate::device::{Device, ExecMode};
@@ -92,13 +93,12 @@ pub struct ScenarioBuilder {
     bytes: Vec<u8>,
 }
 
-/// Direction selector of script operations: 0 = M2S (TX), 1 = S2M (RX).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ScriptDir {
-    /// M2S.
-    Tx = 0,
-    /// S2M.
-    Rx = 1,
+/// The direction selector byte of script operations: 0 = M2S (TX), 1 = S2M (RX).
+const fn dir_code(dir: Direction) -> u8 {
+    match dir {
+        Direction::Tx => 0,
+        Direction::Rx => 1,
+    }
 }
 
 impl ScenarioBuilder {
@@ -120,8 +120,8 @@ impl ScenarioBuilder {
     /// Writes `value` to named register `index` (see the module docs) of queue `q`,
     /// direction `dir` (queue registers) or of the unit (engine registers; `dir` selects the
     /// M2S or S2M copy).
-    pub fn reg_write(self, unit: u8, dir: ScriptDir, q: u8, index: u8, value: u32) -> Self {
-        self.push(&[op::REG_WRITE, unit, dir as u8, q, index])
+    pub fn reg_write(self, unit: u8, dir: Direction, q: u8, index: u8, value: u32) -> Self {
+        self.push(&[op::REG_WRITE, unit, dir_code(dir), q, index])
             .push(&value.to_le_bytes())
     }
 
@@ -167,13 +167,13 @@ impl ScenarioBuilder {
     }
 
     /// Reads named register `index`.
-    pub fn reg_read(self, unit: u8, dir: ScriptDir, q: u8, index: u8) -> Self {
-        self.push(&[op::REG_READ, unit, dir as u8, q, index])
+    pub fn reg_read(self, unit: u8, dir: Direction, q: u8, index: u8) -> Self {
+        self.push(&[op::REG_READ, unit, dir_code(dir), q, index])
     }
 
     /// Rings the doorbell of queue `q` with `count`.
-    pub fn doorbell(self, unit: u8, dir: ScriptDir, q: u8, count: u8) -> Self {
-        self.push(&[op::DOORBELL, unit, dir as u8, q, count])
+    pub fn doorbell(self, unit: u8, dir: Direction, q: u8, count: u8) -> Self {
+        self.push(&[op::DOORBELL, unit, dir_code(dir), q, count])
     }
 
     /// Programs queue `q` of both directions as the vendor queue init does: TX ring at
@@ -489,8 +489,8 @@ pub fn run_rings(data: &[u8]) -> Scenario {
     if flags & rings_flag::ON_DOORBELL != 0 {
         d.set_exec_mode(ExecMode::OnDoorbell);
     }
-    let tx = ScenarioBuilder::new().doorbell(0, ScriptDir::Tx, 0, tx_count);
-    let rx = ScenarioBuilder::new().doorbell(0, ScriptDir::Rx, 0, rx_count);
+    let tx = ScenarioBuilder::new().doorbell(0, Direction::Tx, 0, tx_count);
+    let rx = ScenarioBuilder::new().doorbell(0, Direction::Rx, 0, rx_count);
     let (a, b) = if flags & rings_flag::TX_FIRST != 0 {
         (tx, rx)
     } else {

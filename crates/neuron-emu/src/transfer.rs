@@ -1,33 +1,22 @@
-//! The data path of one queue pair: fetch a TX packet and its RX buffers from the rings in
-//! memory, check them, move the bytes, advance the heads.
+//! The model executing one packet of a queue pair: walk the rings in memory with the engine
+//! walk ([`crate::engine_walk`]), check every source and destination range, move the bytes,
+//! advance the heads, latch completions.
 //!
 //! The behaviour contract is in the crate documentation ("Data path").
 
-use crate::address_space::AddressSpace;
+use crate::address_space::{AddressSpace, Span};
 use crate::engine_state::EngineState;
+use crate::engine_walk::{self, DescSource, Packet, Pending, Segment, Side};
 use crate::fault::Fault;
 use crate::iofic_model::{GROUP_B, GROUP_C, Level};
-use crate::queue::{QueueModel, RingPos};
+use crate::queue::QueueModel;
 use crate::unit::UnitModel;
-use crate::wire::Fetched;
-use khal::regs::{m2s, s2m};
-
-/// Most descriptors per packet the prefetcher accepts when the limit is not programmed
-/// (the top of the documented 8..128 range).
-const HW_MAX_DESCS_PER_PACKET: u32 = 128;
-
-/// A contiguous range of a packet (source or destination).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Seg {
-    addr: u64,
-    len: u64,
-}
 
 /// Reusable buffers for the data path (no allocation per packet once warmed up).
 #[derive(Debug, Default)]
 pub(crate) struct Scratch {
-    tx: Vec<Seg>,
-    rx: Vec<Seg>,
+    tx: Vec<Span>,
+    rx: Vec<Span>,
 }
 
 /// Why a queue pair cannot move a packet now.
@@ -49,246 +38,102 @@ pub enum WaitReason {
     NoRx,
 }
 
+impl From<Pending> for WaitReason {
+    fn from(p: Pending) -> Self {
+        match p {
+            Pending::NoTx => Self::NoTx,
+            Pending::TxIncomplete { .. } => Self::TxIncomplete,
+            Pending::NoRx { .. } => Self::NoRx,
+        }
+    }
+}
+
 /// What one attempt on a queue pair did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum PairOutcome {
-    /// One packet moved.
+    /// Packets moved (one, or a batch of the only runnable pair).
     Moved {
+        packets: u64,
         bytes: u64,
         /// More TX descriptors are posted behind it.
         more: bool,
     },
     /// Nothing could move.
     Wait(WaitReason),
+    /// The packet waits for RX descriptors under a no-descriptor timeout: run the pair
+    /// again on the next scheduler pass (each pass is one unit of the timeout).
+    Ticking,
+    /// The S2M side dropped the packet (no RX descriptor, no-descriptor policy).
+    Dropped {
+        bytes: u64,
+        /// More TX descriptors are posted behind it.
+        more: bool,
+    },
     /// The packet faulted (already reported to the unit).
     Faulted(Fault),
 }
 
-/// Engine settings read from the unit's plain registers for a packet (cached by the unit
-/// until a plain register changes: see `UnitModel::settings`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Settings {
-    /// Either stream interface is disabled (`stream_cfg`).
-    stream_disabled: bool,
-    encode_64k: bool,
-    max_pkt: u64,
-    max_desc: u32,
-    check_tx_ring_id: bool,
-    check_rx_ring_id: bool,
+/// A queue's ring in model memory, as the engine walk reads it: the whole ring resolved once
+/// per packet when it lies inside one region, else slot by slot (so a slot outside memory is
+/// a prefetch bus error at that slot).
+struct MemRing<'a> {
+    mem: &'a AddressSpace,
+    q: &'a QueueModel,
+    whole: Option<&'a [u8]>,
 }
 
-impl Settings {
-    /// Reads the settings from the unit's registers.
-    pub(crate) fn read(unit: &UnitModel) -> Self {
-        let cfg_len = unit.plain_as::<m2s::CfgLenReg>(m2s::CfgLenReg::ABS);
-        let max_desc = match unit
-            .plain_as::<m2s::DescPrefCfg2Reg>(m2s::DescPrefCfg2Reg::ABS)
-            .max_desc_per_pkt()
-        {
-            0 => HW_MAX_DESCS_PER_PACKET,
-            n => u32::from(n),
-        };
-        Self {
-            stream_disabled: unit
-                .plain_as::<m2s::StreamCfgReg>(m2s::StreamCfgReg::ABS)
-                .disable()
-                || unit
-                    .plain_as::<s2m::StreamCfgReg>(s2m::StreamCfgReg::ABS)
-                    .stream_disabled(),
-            encode_64k: cfg_len.encode_64k(),
-            max_pkt: u64::from(cfg_len.max_pkt_size()),
-            max_desc,
-            check_tx_ring_id: !unit
-                .plain_as::<m2s::ErrLogMaskReg>(m2s::ErrLogMaskReg::ABS)
-                .pref_ring_id(),
-            check_rx_ring_id: !unit
-                .plain_as::<s2m::ErrLogMaskReg>(s2m::ErrLogMaskReg::ABS)
-                .pref_ring_id(),
-        }
+impl<'a> MemRing<'a> {
+    fn new(mem: &'a AddressSpace, q: &'a QueueModel, span: Option<Span>) -> Self {
+        let whole = span.and_then(|s| mem.span_bytes(s));
+        Self { mem, q, whole }
     }
 }
 
-/// Summary of a fetched TX packet.
-#[derive(Clone, Copy, Debug, Default)]
-struct TxPacket {
-    descs: u32,
-    metas: u32,
-    bytes: u64,
-    ordering: u32,
-    interrupts: u32,
-}
+impl DescSource for MemRing<'_> {
+    fn slots(&self) -> u32 {
+        self.q.len
+    }
 
-/// Summary of the RX side of a packet.
-#[derive(Clone, Copy, Debug, Default)]
-struct RxSide {
-    ordering: u32,
-    interrupts: u32,
-    notifications: u32,
-    last_notification_mask: u8,
-}
-
-fn fetch(mem: &AddressSpace, q: &QueueModel, pos: RingPos) -> Result<Fetched, u64> {
-    let addr = q.slot_addr(pos);
-    let mut b = [0u8; Fetched::BYTES];
-    mem.read(addr, &mut b).map_err(|_| addr)?;
-    Ok(Fetched::from_bytes(b))
-}
-
-fn gather_tx(
-    mem: &AddressSpace,
-    q: &QueueModel,
-    set: &Settings,
-    segs: &mut Vec<Seg>,
-) -> Result<Result<TxPacket, WaitReason>, Fault> {
-    segs.clear();
-    let mut p = TxPacket::default();
-    let mut pos = q.head;
-    let mut chained = false;
-    loop {
-        if u64::from(p.descs) >= q.posted {
-            return Ok(Err(WaitReason::TxIncomplete));
+    #[inline]
+    fn fetch(&self, index: u32) -> Result<udma_desc::Descriptor, u64> {
+        if let Some(ring) = self.whole {
+            return ring
+                .fetch(index)
+                .map_err(|off| self.q.base().wrapping_add(off));
         }
-        let slot = pos.index;
-        let d = fetch(mem, q, pos)
-            .map_err(|addr| Fault::TxPrefetchBus { slot, addr })?
-            .tx();
-        // A CME meta descriptor carries its CME index where data descriptors carry the ring
-        // id, so only data descriptors are phase-checked.
-        if set.check_tx_ring_id && !d.meta() && d.ring_id() != pos.ring_id {
-            return Err(Fault::TxRingId {
-                slot,
-                expected: pos.ring_id,
-                found: d.ring_id(),
-            });
-        }
-        if p.descs == 0 && !d.first() {
-            return Err(Fault::TxFirst { slot });
-        }
-        if p.descs > 0 && d.first() && !chained {
-            return Err(Fault::TxLast { slot });
-        }
-        p.descs += 1;
-        if p.descs > set.max_desc {
-            return Err(Fault::TxMaxDesc {
-                limit: set.max_desc,
-            });
-        }
-        if d.meta() {
-            p.metas += 1;
-        } else {
-            let len = d.len(set.encode_64k);
-            p.bytes += len;
-            if p.bytes > set.max_pkt {
-                return Err(Fault::TxPacketLen {
-                    len: p.bytes,
-                    max: set.max_pkt,
-                });
-            }
-            segs.push(Seg {
-                addr: d.addr(),
-                len,
-            });
-        }
-        p.ordering += u32::from(d.ordering());
-        p.interrupts += u32::from(d.int_en());
-        pos = pos.advanced(1, q.len);
-        chained = d.concat();
-        if d.last() && !chained {
-            return Ok(Ok(p));
-        }
+        let addr = self.q.slot_addr(index);
+        let mut b = [0u8; udma_desc::DESC_BYTES];
+        self.mem.read(addr, &mut b).map_err(|_| addr)?;
+        Ok(udma_desc::Descriptor::from_le_bytes(b))
     }
 }
 
-fn gather_rx(
-    mem: &AddressSpace,
-    q: &QueueModel,
-    set: &Settings,
-    count: usize,
-    packet_len: u64,
-    segs: &mut Vec<Seg>,
-) -> Result<Result<RxSide, WaitReason>, Fault> {
-    segs.clear();
-    if q.posted < count as u64 {
-        return Ok(Err(WaitReason::NoRx));
+/// Resolves a data range into `spans`; the first range outside memory is kept in `bad`.
+#[inline]
+fn resolve(mem: &AddressSpace, s: Segment, spans: &mut Vec<Span>, bad: &mut Option<Segment>) {
+    if s.len == 0 || bad.is_some() {
+        return;
     }
-    let mut side = RxSide::default();
-    let mut pos = q.head;
-    let mut capacity = 0u64;
-    for _ in 0..count {
-        let slot = pos.index;
-        let d = fetch(mem, q, pos)
-            .map_err(|addr| Fault::RxPrefetchBus { slot, addr })?
-            .rx();
-        if set.check_rx_ring_id && d.ring_id() != pos.ring_id {
-            return Err(Fault::RxRingId {
-                slot,
-                expected: pos.ring_id,
-                found: d.ring_id(),
-            });
-        }
-        let len = d.len(set.encode_64k);
-        capacity += len;
-        segs.push(Seg {
-            addr: d.addr(),
-            len,
-        });
-        side.ordering += u32::from(d.strong_order());
-        if d.notification_mask() != 0 {
-            side.notifications += 1;
-            side.last_notification_mask = d.notification_mask();
-        }
-        side.interrupts += u32::from(d.int_en());
-        pos = pos.advanced(1, q.len);
+    match mem.span(s.addr, s.len) {
+        Ok(span) => spans.push(span),
+        Err(_) => *bad = Some(s),
     }
-    if capacity < packet_len {
-        return Err(Fault::RxShort {
-            packet_len,
-            rx_capacity: capacity,
-        });
-    }
-    // Trim each buffer to the bytes it will receive.
-    let mut remaining = packet_len;
-    for s in segs.iter_mut() {
-        s.len = s.len.min(remaining);
-        remaining -= s.len;
-    }
-    Ok(Ok(side))
 }
 
-/// Checks that every source and destination range is inside memory.
-fn check_data(mem: &AddressSpace, tx: &[Seg], rx: &[Seg]) -> Result<(), Fault> {
-    for s in tx.iter().filter(|s| s.len > 0) {
-        mem.check(s.addr, s.len).map_err(|_| Fault::TxDataBus {
-            addr: s.addr,
-            len: s.len,
-        })?;
+/// Streams the TX spans into the RX spans, in order, one slice copy per overlap.
+fn move_bytes(mem: &mut AddressSpace, tx: &[Span], rx: &[Span]) -> Result<(), Fault> {
+    // The common shape (one source, one destination of the same length): one copy.
+    if let ([t], [d]) = (tx, rx) {
+        if t.len == d.len {
+            return mem.copy_span(*t, *d).map_err(bus_bug);
+        }
     }
-    for s in rx.iter().filter(|s| s.len > 0) {
-        mem.check(s.addr, s.len).map_err(|_| Fault::RxDataBus {
-            addr: s.addr,
-            len: s.len,
-        })?;
-    }
-    Ok(())
-}
-
-/// Streams the TX ranges into the RX ranges, in order, one slice copy per overlap.
-fn move_bytes(mem: &mut AddressSpace, tx: &[Seg], rx: &[Seg]) -> Result<(), Fault> {
-    let (mut ti, mut toff, mut ri, mut roff) = (0usize, 0u64, 0usize, 0u64);
+    let (mut ti, mut toff, mut ri, mut roff) = (0usize, 0usize, 0usize, 0usize);
     while let (Some(t), Some(d)) = (tx.get(ti), rx.get(ri)) {
         let chunk = (t.len - toff).min(d.len - roff);
         if chunk > 0 {
-            let src = t.addr.wrapping_add(toff);
-            let dst = d.addr.wrapping_add(roff);
-            let n = usize::try_from(chunk).map_err(|_| Fault::TxDataBus {
-                addr: src,
-                len: chunk,
-            })?;
-            // Ranges were checked; an error here would be a model bug, reported as a bus error.
-            mem.copy(src, dst, n).map_err(|_| Fault::RxDataBus {
-                addr: dst,
-                len: chunk,
-            })?;
+            mem.copy_span(t.sub(toff, chunk), d.sub(roff, chunk))
+                .map_err(bus_bug)?;
         }
         toff += chunk;
         roff += chunk;
@@ -304,14 +149,78 @@ fn move_bytes(mem: &mut AddressSpace, tx: &[Seg], rx: &[Seg]) -> Result<(), Faul
     Ok(())
 }
 
-/// Runs at most one packet on queue pair `q` of `unit`.
+/// Ranges were resolved before anything moved; a failure here would be a model bug, reported
+/// as a bus error rather than a panic.
+fn bus_bug(e: crate::error::BusError) -> Fault {
+    Fault::RxDataBus {
+        addr: e.addr,
+        len: e.len,
+    }
+}
+
+/// What the S2M engine does with a packet that has no RX descriptor, by the no-descriptor
+/// policy (S2M `+0x344`, seed 004 §2 `al_udma_s2m_no_desc_cfg_set`).
+///
+/// The seed warns that "setting timeout to 0 will cause the udma to wait forever instead of
+/// dropping the packet" when drop is off, so: drop off and timeout 0 waits forever (the
+/// reset value: the model's behaviour before this policy existed); otherwise the packet is
+/// dropped once it has waited `timeout` units (0: at once). The unit of the timeout is in no
+/// source; the model counts scheduler passes over the waiting pair.
+fn no_rx_descriptor(
+    unit: &mut UnitModel,
+    mem: &AddressSpace,
+    q: usize,
+    set: &crate::unit::Settings,
+) -> PairOutcome {
+    let policy = set.no_desc;
+    if !policy.drop_en() && policy.timeout() == 0 {
+        return PairOutcome::Wait(WaitReason::NoRx);
+    }
+    let Some(txq) = unit.m2s.queues.get_mut(q) else {
+        return PairOutcome::Wait(WaitReason::QueueDisabled);
+    };
+    if txq.no_desc_waited < policy.timeout() {
+        txq.no_desc_waited += 1;
+        return PairOutcome::Ticking;
+    }
+    // The walk stopped at the RX side; the TX packet itself is whole (re-walked to drop it).
+    let span = txq.ring_span(mem);
+    let txq = &unit.m2s.queues[q];
+    let walked = engine_walk::tx_packet(
+        &MemRing::new(mem, txq, span),
+        txq.head,
+        txq.posted,
+        &set.rules,
+        |_| {},
+    );
+    let Ok(Ok(tx)) = walked else {
+        return PairOutcome::Wait(WaitReason::NoRx);
+    };
+    let txq = &mut unit.m2s.queues[q];
+    txq.consume(tx.descs, tx.end);
+    txq.stats.packets += 1;
+    txq.stats.bytes += tx.bytes;
+    txq.stats.meta_descriptors += u64::from(tx.metas);
+    let more = txq.posted > 0;
+    unit.s2m.queues[q].stats.dropped_packets += 1;
+    PairOutcome::Dropped {
+        bytes: tx.bytes,
+        more,
+    }
+}
+
+/// Runs packets on queue pair `q` of `unit`: at most `batch` (at least one), in ring order,
+/// while the pair has more posted. A batch stops before a packet that waits or faults once
+/// one has moved; that packet is met again (and reported) on the pair's next run, which is
+/// safe because a packet changes nothing until it moves.
 pub(crate) fn run_pair(
     unit: &mut UnitModel,
     mem: &mut AddressSpace,
     q: usize,
     scratch: &mut Scratch,
+    batch: u64,
 ) -> PairOutcome {
-    match try_pair(unit, mem, q, scratch) {
+    match try_pair(unit, mem, q, scratch, batch) {
         Ok(outcome) => outcome,
         Err(fault) => {
             unit.report_fault(q, &fault);
@@ -325,6 +234,7 @@ fn try_pair(
     mem: &mut AddressSpace,
     q: usize,
     scratch: &mut Scratch,
+    batch: u64,
 ) -> Result<PairOutcome, Fault> {
     let wait = |w| Ok(PairOutcome::Wait(w));
     if unit.m2s.state != EngineState::Normal || unit.s2m.state != EngineState::Normal {
@@ -334,7 +244,7 @@ fn try_pair(
     if set.stream_disabled {
         return wait(WaitReason::StreamDisabled);
     }
-    let (Some(txq), Some(rxq)) = (unit.m2s.queues.get(q), unit.s2m.queues.get(q)) else {
+    let (Some(txq), Some(rxq)) = (unit.m2s.queues.get_mut(q), unit.s2m.queues.get_mut(q)) else {
         return wait(WaitReason::QueueDisabled);
     };
     if !txq.enabled() || !rxq.enabled() || txq.len == 0 || rxq.len == 0 {
@@ -346,50 +256,111 @@ fn try_pair(
     if txq.posted == 0 {
         return wait(WaitReason::NoTx);
     }
-    let tx = match gather_tx(mem, txq, &set, &mut scratch.tx)? {
+    let spans = (txq.ring_span(mem), rxq.ring_span(mem));
+    let (mut packets, mut bytes) = (0u64, 0u64);
+    loop {
+        let outcome = match one_packet(unit, mem, q, scratch, &set, spans) {
+            Ok(Ok(n)) => {
+                packets += 1;
+                bytes += n;
+                let more = unit.m2s.queues[q].posted > 0;
+                if more && packets < batch {
+                    continue;
+                }
+                return Ok(PairOutcome::Moved {
+                    packets,
+                    bytes,
+                    more,
+                });
+            }
+            Ok(Err(other)) => Ok(other),
+            Err(fault) => Err(fault),
+        };
+        if packets > 0 {
+            return Ok(PairOutcome::Moved {
+                packets,
+                bytes,
+                more: true,
+            });
+        }
+        return outcome;
+    }
+}
+
+/// One packet: walk, check, move, commit. `Ok(Ok(bytes))` when it moved.
+#[inline]
+fn one_packet(
+    unit: &mut UnitModel,
+    mem: &mut AddressSpace,
+    q: usize,
+    scratch: &mut Scratch,
+    set: &crate::unit::Settings,
+    (tx_span, rx_span): (Option<Span>, Option<Span>),
+) -> Result<Result<u64, PairOutcome>, Fault> {
+    let (txq, rxq) = (&unit.m2s.queues[q], &unit.s2m.queues[q]);
+    scratch.tx.clear();
+    scratch.rx.clear();
+    let (mut bad_tx, mut bad_rx) = (None, None);
+    let walked = {
+        let m: &AddressSpace = mem;
+        let (tx_spans, rx_spans) = (&mut scratch.tx, &mut scratch.rx);
+        engine_walk::packet(
+            Side {
+                ring: &MemRing::new(m, txq, tx_span),
+                head: txq.head,
+                posted: txq.posted,
+            },
+            Side {
+                ring: &MemRing::new(m, rxq, rx_span),
+                head: rxq.head,
+                posted: rxq.posted,
+            },
+            &set.rules,
+            |s| resolve(m, s, tx_spans, &mut bad_tx),
+            |s| resolve(m, s, rx_spans, &mut bad_rx),
+        )?
+    };
+    let Packet { tx, rx } = match walked {
         Ok(p) => p,
-        Err(w) => return wait(w),
+        Err(Pending::NoRx { .. }) => return Ok(Err(no_rx_descriptor(unit, mem, q, set))),
+        Err(p) => return Ok(Err(PairOutcome::Wait(p.into()))),
     };
-    let rx = match gather_rx(mem, rxq, &set, scratch.tx.len(), tx.bytes, &mut scratch.rx)? {
-        Ok(s) => s,
-        Err(w) => return wait(w),
-    };
-    check_data(mem, &scratch.tx, &scratch.rx)?;
+    // Descriptor faults come first (above); then the data ranges, sources before destinations.
+    if let Some(s) = bad_tx {
+        return Err(Fault::TxDataBus {
+            addr: s.addr,
+            len: s.len,
+        });
+    }
+    if let Some(s) = bad_rx {
+        return Err(Fault::RxDataBus {
+            addr: s.addr,
+            len: s.len,
+        });
+    }
     move_bytes(mem, &scratch.tx, &scratch.rx)?;
 
     // Commit: heads advance, completions latch, counters count.
-    let rx_descs = u32::try_from(scratch.tx.len()).unwrap_or(u32::MAX);
     if tx.interrupts > 0 {
         unit.iofic.raise(Level::Primary, GROUP_C, 1 << q);
     }
     if rx.interrupts > 0 {
         unit.iofic.raise(Level::Primary, GROUP_B, 1 << q);
     }
-    let more;
-    {
-        let txq = &mut unit.m2s.queues[q];
-        txq.consume(tx.descs);
-        let s = &mut txq.stats;
-        s.packets += 1;
-        s.bytes += tx.bytes;
-        s.meta_descriptors += u64::from(tx.metas);
-        s.ordering_points += u64::from(tx.ordering);
-        s.interrupts += u64::from(tx.interrupts);
-        more = txq.posted > 0;
-    }
+    let txq = &mut unit.m2s.queues[q];
+    txq.consume(tx.descs, tx.end);
+    let s = &mut txq.stats;
+    s.packets += 1;
+    s.bytes += tx.bytes;
+    s.meta_descriptors += u64::from(tx.metas);
+    s.ordering_points += u64::from(tx.ordering);
+    s.interrupts += u64::from(tx.interrupts);
     let rxq = &mut unit.s2m.queues[q];
-    rxq.consume(rx_descs);
+    rxq.consume(rx.descs, rx.end);
     let s = &mut rxq.stats;
     s.packets += 1;
     s.bytes += tx.bytes;
     s.ordering_points += u64::from(rx.ordering);
     s.interrupts += u64::from(rx.interrupts);
-    s.notifications += u64::from(rx.notifications);
-    if rx.notifications > 0 {
-        s.last_notification_mask = rx.last_notification_mask;
-    }
-    Ok(PairOutcome::Moved {
-        bytes: tx.bytes,
-        more,
-    })
+    Ok(Ok(tx.bytes))
 }

@@ -6,21 +6,27 @@
 //! or address-selector registers sees ordinary hardware.
 
 use khal::regs::queue::{self as kq, QSwCtrl, RingLen, TxRlimitMask};
+use khal::regs::s2m::NoDescCfg;
 use khal::regs::{general, m2s, s2m, unit as ub};
 use mmio::Register;
 
+use udma_desc::Direction;
+
 use crate::engine_state::EngineState;
-use crate::fault::{Direction, Fault};
+use crate::engine_walk::WalkRules;
+use crate::fault::Fault;
 use crate::iofic_model::{GROUP_A, GROUP_B, Level, RaisedAbort, UnitIofic};
 use crate::offset_hasher::OffsetMap;
-use crate::queue::QueueModel;
-use crate::transfer::Settings;
+use crate::queue::{QueueModel, ring_ptr_reg};
+use crate::ttt_model::TttModel;
 
 /// Queues per direction.
 pub const QUEUES: usize = udma_desc::QUEUES_PER_ENGINE as usize;
 
 // Offsets inside a direction block that both directions share.
 const STATE: usize = <m2s::State as Register>::OFFSET;
+/// `m2s_feature.dma_version` (M2S only): read only, the UDMA revision.
+const DMA_VERSION: usize = <m2s::DmaVersion as Register>::OFFSET;
 const CHANGE_STATE: usize = <m2s::ChangeState as Register>::OFFSET;
 const _: () = assert!(
     <s2m::State as Register>::OFFSET == STATE
@@ -75,9 +81,9 @@ enum Reg {
 
 fn decode(off: usize) -> Reg {
     let (dir, rel) = if off < ub::S2M_BASE {
-        (Direction::M2s, off - ub::M2S_BASE)
+        (Direction::Tx, off - ub::M2S_BASE)
     } else if off < ub::GEN_BASE {
-        (Direction::S2m, off - ub::S2M_BASE)
+        (Direction::Rx, off - ub::S2M_BASE)
     } else {
         return Reg::Gen(off - ub::GEN_BASE);
     };
@@ -93,15 +99,17 @@ fn decode(off: usize) -> Reg {
 /// `q_sw_ctrl` sits at different offsets per direction (TX +0xb0, RX +0x64).
 fn sw_ctrl_offset(dir: Direction) -> usize {
     match dir {
-        Direction::M2s => <kq::TxQSwCtrl as Register>::OFFSET,
-        Direction::S2m => <kq::RxQSwCtrl as Register>::OFFSET,
+        Direction::Tx => <kq::TxQSwCtrl as Register>::OFFSET,
+        Direction::Rx => <kq::RxQSwCtrl as Register>::OFFSET,
     }
 }
 
-/// Reset value of `m2s.cfg_len`: the largest packet size with 64K-as-zero off, until the
-/// bring-up turns it on (model choice: the hardware reset value is not in the reference).
+/// Reset value of `m2s.cfg_len`: the largest packet size the field holds (`udma_desc`'s
+/// `MAX_PACKET_BYTES`, the MAX_PKT_SIZE mask of `udma-bitfields.tsv`) with 64K-as-zero off,
+/// until the bring-up turns it on. A model choice: neither source gives the hardware reset
+/// value.
 const CFG_LEN_RESET: u32 = m2s::CfgLen::new()
-    .with_max_pkt_size(0x000f_ffff)
+    .with_max_pkt_size(udma_desc::MAX_PACKET_BYTES)
     .into_bits();
 
 /// Reset value of a plain register (unit offset), where the hardware's is not 0.
@@ -113,10 +121,60 @@ fn plain_reset_value(off: usize) -> u32 {
     if off == general::SpareOnes0::ABS || off == general::SpareOnes1::ABS {
         return u32::MAX;
     }
-    if let Reg::Queue(Direction::M2s, _, Q_TX_RLIMIT_MASK) = decode(off) {
+    if let Reg::Queue(Direction::Tx, _, Q_TX_RLIMIT_MASK) = decode(off) {
         return TxRlimitMask::RESET.into_bits();
     }
     0
+}
+
+/// Most descriptors per packet the prefetcher accepts when the limit is not programmed
+/// (the top of the documented 8..128 range of `desc_pref_cfg_2` MAX_DESC_PER_PKT).
+const HW_MAX_DESCS_PER_PACKET: u32 = 128;
+
+/// Engine settings a packet runs with, read from the unit's plain registers (cached by the
+/// unit until a plain register changes: see [`UnitModel::settings`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Settings {
+    /// Either stream interface is disabled (`stream_cfg`).
+    pub(crate) stream_disabled: bool,
+    /// What the engine walk applies.
+    pub(crate) rules: WalkRules,
+    /// The S2M "no descriptor" policy (S2M `+0x344`, seed 004 §2).
+    pub(crate) no_desc: NoDescCfg,
+}
+
+impl Settings {
+    /// Reads the settings from the unit's registers.
+    fn read(unit: &UnitModel) -> Self {
+        let cfg_len = unit.plain_as::<m2s::CfgLenReg>(m2s::CfgLenReg::ABS);
+        let max_descs_per_packet = match unit
+            .plain_as::<m2s::DescPrefCfg2Reg>(m2s::DescPrefCfg2Reg::ABS)
+            .max_desc_per_pkt()
+        {
+            0 => HW_MAX_DESCS_PER_PACKET,
+            n => u32::from(n),
+        };
+        Self {
+            stream_disabled: unit
+                .plain_as::<m2s::StreamCfgReg>(m2s::StreamCfgReg::ABS)
+                .disable()
+                || unit
+                    .plain_as::<s2m::StreamCfgReg>(s2m::StreamCfgReg::ABS)
+                    .stream_disabled(),
+            rules: WalkRules {
+                encode_64k: cfg_len.encode_64k(),
+                max_packet_bytes: u64::from(cfg_len.max_pkt_size()),
+                max_descs_per_packet,
+                check_tx_ring_id: !unit
+                    .plain_as::<m2s::ErrLogMaskReg>(m2s::ErrLogMaskReg::ABS)
+                    .pref_ring_id(),
+                check_rx_ring_id: !unit
+                    .plain_as::<s2m::ErrLogMaskReg>(s2m::ErrLogMaskReg::ABS)
+                    .pref_ring_id(),
+            },
+            no_desc: unit.plain_as::<s2m::NoDescCfgReg>(s2m::NO_DESC_CFG_ABS),
+        }
+    }
 }
 
 /// One UDMA unit.
@@ -125,6 +183,10 @@ pub(crate) struct UnitModel {
     pub(crate) m2s: DirectionModel,
     pub(crate) s2m: DirectionModel,
     pub(crate) iofic: UnitIofic,
+    /// The target-id block's Target Translation Table (revision 4; see [`TttModel`]).
+    pub(crate) ttt: TttModel,
+    /// What `m2s_feature.dma_version` reads (the device's UDMA revision).
+    pub(crate) dma_version: u32,
     plain: OffsetMap<u32>,
     /// The data path's per-packet view of the plain registers, read once and kept until the
     /// next plain register write (bring-up writes them; packets only read them).
@@ -137,6 +199,8 @@ impl UnitModel {
             m2s: DirectionModel::new(),
             s2m: DirectionModel::new(),
             iofic: UnitIofic::new(),
+            ttt: TttModel::default(),
+            dma_version: khal::regs::m2s::UDMA_REV_ID_4,
             plain: OffsetMap::default(),
             settings: None,
         }
@@ -160,15 +224,15 @@ impl UnitModel {
 
     pub(crate) fn dir(&self, d: Direction) -> &DirectionModel {
         match d {
-            Direction::M2s => &self.m2s,
-            Direction::S2m => &self.s2m,
+            Direction::Tx => &self.m2s,
+            Direction::Rx => &self.s2m,
         }
     }
 
     pub(crate) fn dir_mut(&mut self, d: Direction) -> &mut DirectionModel {
         match d {
-            Direction::M2s => &mut self.m2s,
-            Direction::S2m => &mut self.s2m,
+            Direction::Tx => &mut self.m2s,
+            Direction::Rx => &mut self.s2m,
         }
     }
 
@@ -189,6 +253,7 @@ impl UnitModel {
     pub(crate) fn read(&mut self, off: usize) -> u32 {
         match decode(off) {
             Reg::Engine(d, STATE) => self.dir(d).state.register(),
+            Reg::Engine(Direction::Tx, DMA_VERSION) => self.dma_version,
             Reg::Engine(_, CHANGE_STATE) => 0,
             Reg::Queue(d, q, reg) => {
                 let Some(queue) = self.dir(d).queues.get(q) else {
@@ -199,8 +264,8 @@ impl UnitModel {
                     Q_DRBP_LOW => queue.base_low,
                     Q_DRBP_HIGH => queue.base_high,
                     Q_DRL => queue.len,
-                    Q_DRHP | Q_DCP => queue.head.to_reg(),
-                    Q_DRTP => queue.tail.to_reg(),
+                    Q_DRHP | Q_DCP => ring_ptr_reg(queue.head),
+                    Q_DRTP => ring_ptr_reg(queue.tail),
                     Q_DRTP_INC => 0,
                     x if x == sw_ctrl_offset(d) => 0,
                     _ => self.plain(off),
@@ -217,7 +282,7 @@ impl UnitModel {
     /// Register write at a unit offset; says which queue pairs may now run.
     pub(crate) fn write(&mut self, off: usize, value: u32) -> Wake {
         match decode(off) {
-            Reg::Engine(_, STATE) => Wake::None,
+            Reg::Engine(_, STATE) | Reg::Engine(Direction::Tx, DMA_VERSION) => Wake::None,
             Reg::Engine(d, CHANGE_STATE) => {
                 let dir = self.dir_mut(d);
                 dir.state = dir.state.after_command(value);
@@ -240,9 +305,9 @@ impl UnitModel {
                         queue.cfg = value;
                         return Wake::Queue(q);
                     }
-                    Q_DRBP_LOW => queue.base_low = value,
-                    Q_DRBP_HIGH => queue.base_high = value,
-                    Q_DRL => queue.len = RingLen::from_bits(value).descs(),
+                    Q_DRBP_LOW => queue.set_base_low(value),
+                    Q_DRBP_HIGH => queue.set_base_high(value),
+                    Q_DRL => queue.set_len(RingLen::from_bits(value).descs()),
                     Q_DRTP_INC => {
                         queue.doorbell(value);
                         return Wake::Queue(q);
@@ -294,14 +359,14 @@ impl UnitModel {
         let d = fault.direction();
         let bit = fault.cause_bit();
         let err_log_mask = match d {
-            Direction::M2s => self.plain(m2s::ErrLogMaskReg::ABS),
-            Direction::S2m => self.plain(s2m::ErrLogMaskReg::ABS),
+            Direction::Tx => self.plain(m2s::ErrLogMaskReg::ABS),
+            Direction::Rx => self.plain(s2m::ErrLogMaskReg::ABS),
         };
         let logged = err_log_mask & bit == 0;
         if logged {
             let group = match d {
-                Direction::M2s => GROUP_A,
-                Direction::S2m => GROUP_B,
+                Direction::Tx => GROUP_A,
+                Direction::Rx => GROUP_B,
             };
             let aborting = self.iofic.raise(Level::Secondary, group, bit);
             self.apply_abort(RaisedAbort::from_secondary(group, aborting));
@@ -324,12 +389,12 @@ mod tests {
 
     #[test]
     fn decode_covers_the_map() {
-        assert_eq!(decode(0x204), Reg::Engine(Direction::M2s, 0x204));
-        assert_eq!(decode(0x20200), Reg::Engine(Direction::S2m, 0x200));
-        assert_eq!(decode(0x01038), Reg::Queue(Direction::M2s, 0, 0x38));
-        assert_eq!(decode(0x10038), Reg::Queue(Direction::M2s, 15, 0x38));
+        assert_eq!(decode(0x204), Reg::Engine(Direction::Tx, 0x204));
+        assert_eq!(decode(0x20200), Reg::Engine(Direction::Rx, 0x200));
+        assert_eq!(decode(0x01038), Reg::Queue(Direction::Tx, 0, 0x38));
+        assert_eq!(decode(0x10038), Reg::Queue(Direction::Tx, 15, 0x38));
         assert_eq!(decode(0x11000), Reg::Plain);
-        assert_eq!(decode(0x21064), Reg::Queue(Direction::S2m, 0, 0x64));
+        assert_eq!(decode(0x21064), Reg::Queue(Direction::Rx, 0, 0x64));
         assert_eq!(decode(0x3a030), Reg::Gen(0x2030));
     }
 
@@ -379,8 +444,8 @@ mod tests {
         u.write(SEC_A + 0x30, !0x0fff_ffff);
         let f = Fault::TxRingId {
             slot: 0,
-            expected: 1,
-            found: 2,
+            expected: udma_desc::RingId::INITIAL,
+            found: udma_desc::RingId::INITIAL.next(),
         };
         u.write(0x20c, 1 << 17);
         u.report_fault(0, &f);
@@ -396,7 +461,9 @@ mod tests {
     #[test]
     fn plain_registers_store_and_have_reset_values() {
         let mut u = UnitModel::new();
-        assert_eq!(u.read(0x254), 0x000f_ffff);
+        // Not a hardware fact (no source gives the reset value): the model's documented
+        // choice, the MAX_PKT_SIZE field mask of udma-bitfields.tsv with ENCODE_64K clear.
+        assert_eq!(u.read(0x254), 0x000f_ffff, "m2s.cfg_len model reset");
         assert_eq!(u.read(0x3b468), u32::MAX);
         assert_eq!(u.read(0x3b46c), u32::MAX);
         assert_eq!(u.read(0x3b460), 0);
@@ -416,6 +483,7 @@ mod tests {
             m2s::DescPrefCfg2Reg::ABS,
             m2s::ErrLogMaskReg::ABS,
             s2m::ErrLogMaskReg::ABS,
+            s2m::NO_DESC_CFG_ABS,
         ];
         for off in regs {
             let before = u.settings();

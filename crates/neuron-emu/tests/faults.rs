@@ -46,8 +46,8 @@ fn expect_fault<A: Arch>(
     assert_eq!(faults.len(), 1);
     assert_eq!(faults[0].fault, fault);
     let (group, summary, dir) = match fault.direction() {
-        Direction::M2s => (GROUP_A, SUMMARY_M2S, Dir::Tx),
-        Direction::S2m => (GROUP_B, SUMMARY_S2M, Dir::Rx),
+        Direction::Tx => (GROUP_A, SUMMARY_M2S, Dir::Tx),
+        Direction::Rx => (GROUP_B, SUMMARY_S2M, Dir::Rx),
     };
     assert_eq!(
         rig.dev.iofic_cause(engine, Level::Secondary, group),
@@ -82,8 +82,8 @@ fn wrong_ring_id<A: Arch>() {
     patch_tx(&mut pair, 0, |d| d.set_ring_id(RingId::new(3).unwrap()));
     let fault = Fault::TxRingId {
         slot: 0,
-        expected: 1,
-        found: 3,
+        expected: RingId::INITIAL,
+        found: RingId::new(3).unwrap(),
     };
     expect_fault(&rig, &udma, &pair, 0, (1, 1), fault);
     assert_eq!(fault.cause_bit(), M2sCause::PREFETCH_RING_ID.bits());
@@ -155,7 +155,9 @@ fn out_of_range_source_and_ring<A: Arch>() {
     };
     udma.init_queue(q, nowhere, good).unwrap();
     let before = rig.snapshot();
-    udma.regs().window(Dir::Tx.queue_base(q)).write32(0x38, 1);
+    udma.regs()
+        .window(khal::regs::queue::queue_base(Dir::Tx, q))
+        .write32(0x38, 1);
     assert_eq!(rig.dev.run_until_idle().faults, 1);
     assert_eq!(
         rig.dev.take_faults()[0].fault,
@@ -267,7 +269,7 @@ fn non_aborting_fault_blocks_only_its_queue<A: Arch>() {
     // Fix the slot and ring a zero-count doorbell: the queue retries its head.
     patch_tx(&mut bad, 0, |d| d.set_ring_id(RingId::INITIAL));
     udma.regs()
-        .window(Dir::Tx.queue_base(bad.queue()))
+        .window(khal::regs::queue::queue_base(Dir::Tx, bad.queue()))
         .write32(0x38, 0);
     rig.run_clean(1);
     assert_eq!(rig.dev.read_mem_vec(bad_dst, 256).unwrap(), bad_data);
@@ -284,11 +286,11 @@ fn head_stays_on_the_faulting_packet() {
     pair.copy_start(&udma, 2, 2).unwrap();
     let report = rig.dev.run_until_idle();
     assert_eq!((report.packets, report.faults), (1, 1));
-    let head = rig.dev.queue_head(0, Direction::M2s, 0).unwrap();
-    assert_eq!((head.index, head.ring_id), (1, 1));
+    let head = rig.dev.queue_head(0, Direction::Tx, 0).unwrap();
+    assert_eq!((head.index, head.ring_id), (1, RingId::INITIAL));
     let reg = udma
         .regs()
-        .window(Dir::Tx.queue_base(pair.queue()))
+        .window(khal::regs::queue::queue_base(Dir::Tx, pair.queue()))
         .read32(0x34);
     assert_eq!(reg, 0x4000_0001, "drhp: index 1, ring id 1");
 }

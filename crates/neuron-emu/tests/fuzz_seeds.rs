@@ -6,9 +6,7 @@
 
 use std::path::PathBuf;
 
-use neuron_emu::scenario::{
-    HBM_BASE, HOST_BASE, ScenarioBuilder, ScriptDir, run_rings, run_script,
-};
+use neuron_emu::scenario::{HBM_BASE, HOST_BASE, ScenarioBuilder, run_rings, run_script};
 use neuron_emu::{Direction, EngineState, GROUP_A, GROUP_B, Level};
 
 const FIRST_LAST: u32 = 0x0c00_0000;
@@ -48,8 +46,8 @@ fn packet(q: u8, tx: &[[u8; 16]], rx: &[[u8; 16]]) -> Vec<u8> {
     }
     let count = |descs: &[[u8; 16]]| u8::try_from(descs.len()).unwrap();
     script
-        .doorbell(0, ScriptDir::Rx, q, count(rx))
-        .doorbell(0, ScriptDir::Tx, q, count(tx))
+        .doorbell(0, Direction::Rx, q, count(rx))
+        .doorbell(0, Direction::Tx, q, count(tx))
         .run(8)
         .build()
 }
@@ -113,17 +111,17 @@ fn seeds() -> Vec<(&'static str, &'static str, Vec<u8>)> {
                 32 + i % 32,
                 desc(rid(phase) | 4, 0, HBM_BASE + 4 * u64::from(i)),
             )
-            .doorbell(0, ScriptDir::Rx, 3, 1)
-            .doorbell(0, ScriptDir::Tx, 3, 1)
+            .doorbell(0, Direction::Rx, 3, 1)
+            .doorbell(0, Direction::Tx, 3, 1)
             .step();
     }
     let iofic = ScenarioBuilder::new()
         .engine_up(1)
-        .reg_write(1, ScriptDir::Tx, 0, 15, 1 << 17)
-        .reg_read(1, ScriptDir::Tx, 0, 14)
-        .reg_write(1, ScriptDir::Tx, 0, 14, 0)
-        .reg_write(1, ScriptDir::Tx, 0, 8, 1)
-        .reg_read(1, ScriptDir::Tx, 0, 9)
+        .reg_write(1, Direction::Tx, 0, 15, 1 << 17)
+        .reg_read(1, Direction::Tx, 0, 14)
+        .reg_write(1, Direction::Tx, 0, 14, 0)
+        .reg_write(1, Direction::Tx, 0, 8, 1)
+        .reg_read(1, Direction::Tx, 0, 9)
         .raw_mem_write(HOST_BASE + 0xfff8, 16, 0xaa)
         .build();
 
@@ -176,7 +174,7 @@ fn seeds_do_what_they_say() {
         Some(1 << 17)
     );
     assert_eq!(
-        s.device().engine_state(0, Direction::M2s),
+        s.device().engine_state(0, Direction::Tx),
         Some(EngineState::Aborted)
     );
 
@@ -208,7 +206,7 @@ fn seeds_do_what_they_say() {
         s.device().read_mem_vec(HBM_BASE + 0x40, 64).unwrap(),
         (0u8..64).collect::<Vec<_>>()
     );
-    let st = s.device().queue_stats(0, Direction::M2s, 1).unwrap();
+    let st = s.device().queue_stats(0, Direction::Tx, 1).unwrap();
     assert_eq!((st.descriptors, st.meta_descriptors, st.packets), (3, 1, 1));
     assert_eq!(
         s.device().iofic_cause(0, Level::Primary, GROUP_B),
@@ -217,17 +215,17 @@ fn seeds_do_what_they_say() {
 
     let s = run_script(get("laps"));
     s.check().unwrap();
-    let st = s.device().queue_stats(0, Direction::S2m, 3).unwrap();
+    let st = s.device().queue_stats(0, Direction::Rx, 3).unwrap();
     assert_eq!(st.packets, 40, "{:?}", s.device().take_faults());
 
     let s = run_script(get("iofic"));
     s.check().unwrap();
     assert_eq!(
-        s.device().engine_state(1, Direction::S2m),
+        s.device().engine_state(1, Direction::Rx),
         Some(EngineState::Aborted)
     );
     assert_eq!(
-        s.device().engine_state(1, Direction::M2s),
+        s.device().engine_state(1, Direction::Tx),
         Some(EngineState::Normal)
     );
 

@@ -167,6 +167,10 @@ pub struct RingDecodeArgs {
     /// The slot the engine's head is at (its phase flips +1 mod 4 when it wraps past the end).
     #[arg(long, default_value_t = 0)]
     pub head: u32,
+    /// Descriptors posted by doorbells from the head (default: the ones whose ring id says
+    /// they were written for this lap).
+    #[arg(long)]
+    pub posted: Option<u64>,
 }
 
 /// `neuron-tool ioctl ...`.
@@ -222,7 +226,7 @@ pub struct ArchArgs {
 /// `neuron-tool bench ...`.
 #[derive(Debug, Subcommand)]
 pub enum BenchCommand {
-    /// Build N copy pairs into a 4096-entry ring pair; print ns per pair.
+    /// Build N copy pairs into a 4096-entry ring pair, one per call and in batches; print ns per pair.
     Build {
         /// Chip generation.
         #[arg(long, value_enum)]

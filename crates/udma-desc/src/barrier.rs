@@ -33,6 +33,7 @@ pub enum Barrier {
 
 impl Barrier {
     /// The vendor's raw barrier number.
+    #[inline]
     pub const fn raw(self) -> u32 {
         match self {
             Barrier::None => 0,
@@ -44,6 +45,7 @@ impl Barrier {
 
     /// Parses the vendor's raw barrier number; anything above 3 is
     /// [`Error::InvalidBarrier`] (the kernel's -EINVAL).
+    #[inline]
     pub const fn from_raw(value: u32) -> Result<Self, Error> {
         match value {
             0 => Ok(Barrier::None),
@@ -57,12 +59,14 @@ impl Barrier {
 
 impl TryFrom<u32> for Barrier {
     type Error = Error;
+    #[inline]
     fn try_from(value: u32) -> Result<Self, Error> {
         Self::from_raw(value)
     }
 }
 
 impl From<Barrier> for u32 {
+    #[inline]
     fn from(b: Barrier) -> u32 {
         b.raw()
     }

@@ -15,6 +15,7 @@ use crate::{
 /// assert!(tx_descriptor(RingId::INITIAL, 0x1000, 0, TxLenCtrl::COPY_FLAGS, MetaCtrl::new()).is_err());
 /// # Ok::<(), udma_desc::Error>(())
 /// ```
+#[inline]
 pub fn tx_descriptor(
     ring_id: RingId,
     addr: u64,
@@ -39,6 +40,7 @@ pub fn tx_descriptor(
 /// assert_eq!(d.as_rx().len_ctrl.into_bits(), 0x1100_0000);
 /// # Ok::<(), udma_desc::Error>(())
 /// ```
+#[inline]
 pub fn rx_descriptor(
     ring_id: RingId,
     addr: u64,
@@ -70,6 +72,7 @@ pub struct CopyRequest {
 
 impl CopyRequest {
     /// A copy without barrier or interrupt.
+    #[inline]
     pub const fn new(src: u64, dst: u64, size: u32) -> Self {
         Self {
             src,
@@ -84,6 +87,7 @@ impl CopyRequest {
     /// arch when the pair is built; [`strong_ordered`](Self::strong_ordered) checks it at
     /// compile time instead.
     #[must_use]
+    #[inline]
     pub const fn with_barrier(mut self, barrier: Barrier) -> Self {
         self.barrier = barrier;
         self
@@ -91,6 +95,7 @@ impl CopyRequest {
 
     /// The same copy with or without the destination interrupt.
     #[must_use]
+    #[inline]
     pub const fn with_dst_interrupt(mut self, on: bool) -> Self {
         self.dst_interrupt = on;
         self
@@ -99,12 +104,14 @@ impl CopyRequest {
     /// The same copy with a strong-ordered destination write; compiles only for archs
     /// that have it (`C: StrongOrder`, i.e. not V2).
     #[must_use]
+    #[inline]
     pub const fn strong_ordered<C: StrongOrder>(self) -> Self {
         self.with_barrier(Barrier::Sow)
     }
 
     /// Checks the request for arch `C` without building anything: the barrier must exist
     /// on the arch, the size must be `1..=65536`. Returns the encoded length.
+    #[inline]
     pub fn validate<C: PacketCaps>(&self) -> Result<u16, Error> {
         if self.barrier == Barrier::Sow && !C::HAS_STRONG_ORDER {
             return Err(Error::StrongOrderUnsupported);
@@ -143,6 +150,7 @@ pub struct CopyPair {
 /// assert_eq!(pair.rx.to_string(), "00000001000000000020000000000000");
 /// # Ok::<(), udma_desc::Error>(())
 /// ```
+#[inline]
 pub fn build_copy_pair<C: PacketCaps>(
     tx_ring_id: RingId,
     rx_ring_id: RingId,
@@ -152,33 +160,66 @@ pub fn build_copy_pair<C: PacketCaps>(
     Ok(copy_pair_unchecked(tx_ring_id, rx_ring_id, req, len))
 }
 
+// The copy words as constants, taken from the typed words (each bit defined once there):
+// the hot path ORs them in registers instead of calling the generated setters.
+const TX_COPY: u32 = TxLenCtrl::COPY_FLAGS.into_bits();
+const TX_DMB: u32 = TxLenCtrl::new().with_dmb(true).into_bits();
+const META_COPY: u32 = MetaCtrl::DEFAULT_BITS;
+const META_WRITE_BARRIER: u32 = MetaCtrl::new().with_write_barrier(true).into_bits() ^ META_COPY;
+const RX_SOW: u32 = RxLenCtrl::new().with_strong_order_wr(true).into_bits();
+const RX_INT_EN: u32 = RxLenCtrl::new().with_int_en(true).into_bits();
+
+/// A ring id in place in `len_ctrl` (bits 25:24, TX and RX alike): computed once per run of
+/// slots that share it.
+#[inline]
+pub(crate) const fn ring_id_bits(id: RingId) -> u32 {
+    id.into_bits() << TxLenCtrl::RING_ID_SHIFT
+}
+
+/// `bit` when `on`, else 0, without a branch.
+#[inline]
+const fn bit_if(on: bool, bit: u32) -> u32 {
+    bit & (on as u32).wrapping_neg()
+}
+
+/// The TX descriptor of a validated copy: `rid_bits` from [`ring_id_bits`].
+#[inline]
+pub(crate) fn copy_tx(req: &CopyRequest, len: u16, rid_bits: u32) -> Descriptor {
+    // Each barrier kind contributes its one bit or 0 (a switch the compiler turns into a
+    // table lookup, no branch).
+    let (dmb, wb) = match req.barrier {
+        Barrier::Dmb => (TX_DMB, 0),
+        Barrier::WriteBarrier => (0, META_WRITE_BARRIER),
+        Barrier::None | Barrier::Sow => (0, 0),
+    };
+    Descriptor::from_words_addr(
+        TX_COPY | u32::from(len) | rid_bits | dmb,
+        META_COPY | wb,
+        req.src,
+    )
+}
+
+/// The RX descriptor of a validated copy: `rid_bits` from [`ring_id_bits`].
+#[inline]
+pub(crate) fn copy_rx(req: &CopyRequest, len: u16, rid_bits: u32) -> Descriptor {
+    let sow = match req.barrier {
+        Barrier::Sow => RX_SOW,
+        Barrier::None | Barrier::Dmb | Barrier::WriteBarrier => 0,
+    };
+    let ctrl = u32::from(len) | rid_bits | sow | bit_if(req.dst_interrupt, RX_INT_EN);
+    Descriptor::from_words_addr(ctrl, 0, req.dst)
+}
+
 /// Builds the pair from an already validated request and its encoded length.
+#[inline]
 pub(crate) fn copy_pair_unchecked(
     tx_ring_id: RingId,
     rx_ring_id: RingId,
     req: &CopyRequest,
     len: u16,
 ) -> CopyPair {
-    let mut tx = TxLenCtrl::COPY_FLAGS;
-    let mut meta = MetaCtrl::new();
-    let mut rx = RxLenCtrl::new();
-    match req.barrier {
-        Barrier::None => {}
-        Barrier::Dmb => tx.set_dmb(true),
-        Barrier::WriteBarrier => meta.set_write_barrier(true),
-        Barrier::Sow => rx.set_strong_order_wr(true),
-    }
-    rx.set_int_en(req.dst_interrupt);
     CopyPair {
-        tx: Descriptor::from(TxDesc {
-            len_ctrl: tx.with_len(len).with_ring_id(tx_ring_id),
-            meta_ctrl: meta,
-            buf_ptr: req.src,
-        }),
-        rx: Descriptor::from(RxDesc {
-            len_ctrl: rx.with_len(len).with_ring_id(rx_ring_id),
-            buf2_ptr_lo: 0,
-            buf1_ptr: req.dst,
-        }),
+        tx: copy_tx(req, len, ring_id_bits(tx_ring_id)),
+        rx: copy_rx(req, len, ring_id_bits(rx_ring_id)),
     }
 }

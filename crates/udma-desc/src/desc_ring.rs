@@ -22,6 +22,7 @@ pub struct DescRing<S> {
 
 impl<S: DescStore> DescRing<S> {
     /// A ring as large as its storage (which must be a valid ring size).
+    #[inline]
     pub fn new(dir: Direction, store: S) -> Result<Self, Error> {
         let cap = store.capacity();
         let size = u32::try_from(cap).map_err(|_| Error::RingSizeOutOfRange { size: u32::MAX })?;
@@ -29,6 +30,7 @@ impl<S: DescStore> DescRing<S> {
     }
 
     /// A ring of `size` descriptors over the first `size` slots of `store`.
+    #[inline]
     pub fn with_size(dir: Direction, store: S, size: u32) -> Result<Self, Error> {
         let ring = Ring::new(dir, size)?;
         let capacity = store.capacity();
@@ -42,46 +44,55 @@ impl<S: DescStore> DescRing<S> {
     }
 
     /// The ring state (indices, phase, completions; `ack` works through it).
+    #[inline]
     pub fn ring(&self) -> &Ring {
         &self.ring
     }
 
+    #[inline]
     pub(crate) fn ring_mut(&mut self) -> &mut Ring {
         &mut self.ring
     }
 
     /// The descriptor storage.
+    #[inline]
     pub fn store(&self) -> &S {
         &self.store
     }
 
     /// The descriptor storage, mutably (e.g. to clear it). Ring state is untouched.
+    #[inline]
     pub fn store_mut(&mut self) -> &mut S {
         &mut self.store
     }
 
     /// Splits into state and storage.
+    #[inline]
     pub fn into_parts(self) -> (Ring, S) {
         (self.ring, self.store)
     }
 
     /// Free slots (see [`Ring::available`]).
+    #[inline]
     pub fn available(&self) -> u32 {
         self.ring.available()
     }
 
     /// Acknowledges `count` completions (see [`Ring::ack`]); callable from several threads.
+    #[inline]
     pub fn ack(&self, count: u32) -> Result<u32, Error> {
         self.ring.ack(count)
     }
 
     /// Reads slot `index`.
+    #[inline]
     pub fn load(&self, index: u32) -> Result<Descriptor, Error> {
         self.store.load(index)
     }
 
     /// Writes one descriptor into the next slot, stamped with that slot's ring id.
     /// Nothing is consumed if the ring is full or the store refuses the write.
+    #[inline]
     pub fn push(&mut self, desc: Descriptor) -> Result<Slot, Error> {
         self.ring.ensure_room(1)?;
         let slot = self.ring.peek();
@@ -95,6 +106,7 @@ impl<S: DescStore> DescRing<S> {
 
     /// Takes `count` slots (see [`Ring::reserve`]); fill them with
     /// [`write_reserved`](Self::write_reserved).
+    #[inline]
     pub fn reserve(&mut self, count: u32) -> Result<Reservation, Error> {
         self.ring.reserve(count)
     }
@@ -102,6 +114,11 @@ impl<S: DescStore> DescRing<S> {
     /// Writes prebuilt descriptors into a reservation, stamping each with its slot's ring
     /// id (`(rid << 24) & 0x3000000`, replacing bits 25:24): one run up to the end of the
     /// ring with the reservation's id, then one from slot 0 with the next id.
+    ///
+    /// Seed 004 §1 `set_descriptors` ORs the id in; for prebuilt descriptors with bits 25:24
+    /// clear the bytes are the same. The project replaces the bits so that a descriptor
+    /// carrying a stale id cannot combine into a third one.
+    #[inline]
     pub fn write_reserved(&mut self, res: &Reservation, descs: &[Descriptor]) -> Result<(), Error> {
         if usize::try_from(res.count()) != Ok(descs.len()) {
             return Err(Error::ReservationMismatch {
@@ -120,6 +137,7 @@ impl<S: DescStore> DescRing<S> {
 
     /// Reserves `descs.len()` slots and writes `descs` into them (stamped). Refused as a
     /// whole if the ring lacks room; the slots are only taken once the writes succeeded.
+    #[inline]
     pub fn push_bulk(&mut self, descs: &[Descriptor]) -> Result<Reservation, Error> {
         let count = u32::try_from(descs.len()).map_err(|_| Error::RingFull {
             ring: self.ring.direction(),

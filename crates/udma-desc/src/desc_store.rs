@@ -20,18 +20,37 @@ pub trait DescStore {
     fn load(&self, index: u32) -> Result<Descriptor, Error>;
 
     /// Writes `descs` into consecutive slots from `start`, stamping each with `ring_id`
-    /// (bits 25:24 of word 0 replaced). The default stores one by one; plain memory
-    /// overrides it with one bounds check per run.
+    /// (bits 25:24 of word 0 replaced), through [`store_iter`](Self::store_iter).
+    #[inline]
     fn store_run(
         &mut self,
         start: u32,
         descs: &[Descriptor],
         ring_id: RingId,
     ) -> Result<(), Error> {
+        self.store_iter(start, stamped(descs, ring_id))
+    }
+
+    /// The `len` slots from `start` as plain memory, for stores that are ordinary memory
+    /// (the batch path then writes them directly, several rings in one pass). `None`, the
+    /// default, sends callers through [`store`](Self::store) / [`store_iter`](Self::store_iter).
+    #[inline]
+    fn slots_mut(&mut self, start: u32, len: usize) -> Option<&mut [Descriptor]> {
+        let _ = (start, len);
+        None
+    }
+
+    /// Writes the descriptors `descs` yields into consecutive slots from `start` (the run
+    /// must not pass the end of the ring). The default stores one by one; plain memory
+    /// checks the run's bounds once and writes each descriptor with one store.
+    #[inline]
+    fn store_iter<I: ExactSizeIterator<Item = Descriptor>>(
+        &mut self,
+        start: u32,
+        descs: I,
+    ) -> Result<(), Error> {
         let mut index = start;
         for d in descs {
-            let mut d = *d;
-            d.set_ring_id(ring_id);
             self.store(index, d)?;
             index = index.wrapping_add(1);
         }
@@ -39,48 +58,68 @@ pub trait DescStore {
     }
 }
 
+/// `descs`, each with bits 25:24 replaced by `ring_id`.
+#[inline]
+fn stamped(
+    descs: &[Descriptor],
+    ring_id: RingId,
+) -> impl ExactSizeIterator<Item = Descriptor> + '_ {
+    descs.iter().map(move |&d| {
+        let mut d = d;
+        d.set_ring_id(ring_id);
+        d
+    })
+}
+
+#[cold]
+#[inline(never)]
 fn out_of_range(index: u32, capacity: usize) -> Error {
     Error::SlotOutOfRange { index, capacity }
 }
 
 impl DescStore for [Descriptor] {
+    #[inline]
+    fn slots_mut(&mut self, start: u32, len: usize) -> Option<&mut [Descriptor]> {
+        let s = usize::try_from(start).ok()?;
+        self.get_mut(s..s.checked_add(len)?)
+    }
+
+    #[inline]
     fn capacity(&self) -> usize {
         self.len()
     }
 
+    #[inline]
     fn store(&mut self, index: u32, desc: Descriptor) -> Result<(), Error> {
         let cap = self.len();
         let slot = usize::try_from(index)
             .ok()
             .and_then(|i| self.get_mut(i))
-            .ok_or(out_of_range(index, cap))?;
+            .ok_or_else(|| out_of_range(index, cap))?;
         *slot = desc;
         Ok(())
     }
 
+    #[inline]
     fn load(&self, index: u32) -> Result<Descriptor, Error> {
         usize::try_from(index)
             .ok()
             .and_then(|i| self.get(i))
             .copied()
-            .ok_or(out_of_range(index, self.len()))
+            .ok_or_else(|| out_of_range(index, self.len()))
     }
 
-    fn store_run(
+    #[inline]
+    fn store_iter<I: ExactSizeIterator<Item = Descriptor>>(
         &mut self,
         start: u32,
-        descs: &[Descriptor],
-        ring_id: RingId,
+        descs: I,
     ) -> Result<(), Error> {
         let cap = self.len();
-        let dst = usize::try_from(start)
-            .ok()
-            .and_then(|s| Some(s..s.checked_add(descs.len())?))
-            .and_then(|r| self.get_mut(r))
-            .ok_or(out_of_range(start, cap))?;
+        let dst = self
+            .slots_mut(start, descs.len())
+            .ok_or_else(|| out_of_range(start, cap))?;
         for (slot, d) in dst.iter_mut().zip(descs) {
-            let mut d = *d;
-            d.set_ring_id(ring_id);
             *slot = d;
         }
         Ok(())
@@ -88,15 +127,19 @@ impl DescStore for [Descriptor] {
 }
 
 impl<const N: usize> DescStore for [Descriptor; N] {
+    #[inline]
     fn capacity(&self) -> usize {
         N
     }
+    #[inline]
     fn store(&mut self, index: u32, desc: Descriptor) -> Result<(), Error> {
         self.as_mut_slice().store(index, desc)
     }
+    #[inline]
     fn load(&self, index: u32) -> Result<Descriptor, Error> {
         self.as_slice().load(index)
     }
+    #[inline]
     fn store_run(
         &mut self,
         start: u32,
@@ -105,18 +148,34 @@ impl<const N: usize> DescStore for [Descriptor; N] {
     ) -> Result<(), Error> {
         self.as_mut_slice().store_run(start, descs, ring_id)
     }
+    #[inline]
+    fn store_iter<I: ExactSizeIterator<Item = Descriptor>>(
+        &mut self,
+        start: u32,
+        descs: I,
+    ) -> Result<(), Error> {
+        self.as_mut_slice().store_iter(start, descs)
+    }
+    #[inline]
+    fn slots_mut(&mut self, start: u32, len: usize) -> Option<&mut [Descriptor]> {
+        self.as_mut_slice().slots_mut(start, len)
+    }
 }
 
 impl<S: DescStore + ?Sized> DescStore for &mut S {
+    #[inline]
     fn capacity(&self) -> usize {
         (**self).capacity()
     }
+    #[inline]
     fn store(&mut self, index: u32, desc: Descriptor) -> Result<(), Error> {
         (**self).store(index, desc)
     }
+    #[inline]
     fn load(&self, index: u32) -> Result<Descriptor, Error> {
         (**self).load(index)
     }
+    #[inline]
     fn store_run(
         &mut self,
         start: u32,
@@ -124,5 +183,17 @@ impl<S: DescStore + ?Sized> DescStore for &mut S {
         ring_id: RingId,
     ) -> Result<(), Error> {
         (**self).store_run(start, descs, ring_id)
+    }
+    #[inline]
+    fn store_iter<I: ExactSizeIterator<Item = Descriptor>>(
+        &mut self,
+        start: u32,
+        descs: I,
+    ) -> Result<(), Error> {
+        (**self).store_iter(start, descs)
+    }
+    #[inline]
+    fn slots_mut(&mut self, start: u32, len: usize) -> Option<&mut [Descriptor]> {
+        (**self).slots_mut(start, len)
     }
 }

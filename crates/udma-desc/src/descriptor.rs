@@ -41,6 +41,7 @@ impl Descriptor {
     pub const ZERO: Descriptor = Descriptor { le: [0; 4] };
 
     /// The descriptor whose memory bytes are `bytes`.
+    #[inline]
     pub const fn from_le_bytes(bytes: [u8; DESC_BYTES]) -> Self {
         let [
             a0,
@@ -69,6 +70,7 @@ impl Descriptor {
     }
 
     /// The 16 bytes this descriptor occupies in memory.
+    #[inline]
     pub const fn to_le_bytes(self) -> [u8; DESC_BYTES] {
         let [w0, w1, w2, w3] = self.words();
         let [a0, a1, a2, a3] = w0.to_le_bytes();
@@ -81,6 +83,7 @@ impl Descriptor {
     }
 
     /// The descriptor made of four word values (word 0 at bytes 0-3).
+    #[inline]
     pub const fn from_words(words: [u32; 4]) -> Self {
         let [w0, w1, w2, w3] = words;
         Self {
@@ -88,7 +91,17 @@ impl Descriptor {
         }
     }
 
+    /// The descriptor of control word `w0`, word 1 `w1` and a 64-bit address in words 2-3
+    /// (how TX and RX data descriptors are laid out), built as two 64-bit halves so it can
+    /// be stored in one go.
+    #[inline]
+    pub const fn from_words_addr(w0: u32, w1: u32, addr: u64) -> Self {
+        let (lo, hi) = split(addr);
+        Self::from_words([w0, w1, lo, hi])
+    }
+
     /// The four word values (word 0 at bytes 0-3).
+    #[inline]
     pub const fn words(self) -> [u32; 4] {
         let [w0, w1, w2, w3] = self.le;
         [
@@ -100,32 +113,38 @@ impl Descriptor {
     }
 
     /// Word 0: the control word (`len_ctrl` of TX and RX, `ctrl_meta` of a completion).
+    #[inline]
     pub const fn word0(self) -> u32 {
         u32::from_le(self.le[0])
     }
 
     /// Replaces word 0 (the control word).
+    #[inline]
     pub const fn set_word0(&mut self, v: u32) {
         self.le[0] = v.to_le();
     }
 
     /// Word 1: TX `meta_ctrl`, RX `buf2_ptr_lo`.
+    #[inline]
     pub const fn word1(self) -> u32 {
         u32::from_le(self.le[1])
     }
 
     /// Replaces word 1.
+    #[inline]
     pub const fn set_word1(&mut self, v: u32) {
         self.le[1] = v.to_le();
     }
 
     /// Words 2-3 as the 64-bit buffer address of TX and RX descriptors.
+    #[inline]
     pub const fn buf_ptr(self) -> u64 {
         let [_, _, lo, hi] = self.words();
         ((hi as u64) << 32) | lo as u64
     }
 
     /// Reads the descriptor as TX (memory-to-stream) data descriptor.
+    #[inline]
     pub const fn as_tx(self) -> TxDesc {
         TxDesc {
             len_ctrl: TxLenCtrl::from_bits(self.word0()),
@@ -135,6 +154,7 @@ impl Descriptor {
     }
 
     /// Reads the descriptor as TX meta descriptor (META set: words 2-3 are metadata).
+    #[inline]
     pub const fn as_tx_meta(self) -> TxMetaDesc {
         let [w0, w1, w2, w3] = self.words();
         TxMetaDesc {
@@ -146,6 +166,7 @@ impl Descriptor {
     }
 
     /// Reads the descriptor as RX (stream-to-memory) descriptor.
+    #[inline]
     pub const fn as_rx(self) -> RxDesc {
         RxDesc {
             len_ctrl: crate::RxLenCtrl::from_bits(self.word0()),
@@ -155,6 +176,7 @@ impl Descriptor {
     }
 
     /// Reads the descriptor as completion-ring entry.
+    #[inline]
     pub const fn as_completion(self) -> CompletionDesc {
         let [w0, w1, w2, w3] = self.words();
         CompletionDesc {
@@ -167,6 +189,7 @@ impl Descriptor {
 
     /// Decodes the descriptor for a ring of direction `dir`: TX descriptors with META set
     /// read as [`TxMetaDesc`], other TX ones as [`TxDesc`], RX ones as [`RxDesc`].
+    #[inline]
     pub const fn decode(self, dir: Direction) -> Decoded {
         match dir {
             Direction::Rx => Decoded::Rx(self.as_rx()),
@@ -181,11 +204,13 @@ impl Descriptor {
     }
 
     /// The TX transfer size in bytes (length 0 means 65,536).
+    #[inline]
     pub const fn tx_size(self) -> u32 {
         TxLenCtrl::from_bits(self.word0()).size()
     }
 
     /// Sets or clears FIRST (TX `len_ctrl` bit 26), leaving every other bit alone.
+    #[inline]
     pub const fn set_first(&mut self, on: bool) {
         self.set_word0(
             TxLenCtrl::from_bits(self.word0())
@@ -195,11 +220,13 @@ impl Descriptor {
     }
 
     /// Sets or clears LAST (TX `len_ctrl` bit 27), leaving every other bit alone.
+    #[inline]
     pub const fn set_last(&mut self, on: bool) {
         self.set_word0(TxLenCtrl::from_bits(self.word0()).with_last(on).into_bits());
     }
 
     /// Sets or clears CONCAT (TX `len_ctrl` bit 31), leaving every other bit alone.
+    #[inline]
     pub const fn set_concat(&mut self, on: bool) {
         self.set_word0(
             TxLenCtrl::from_bits(self.word0())
@@ -209,6 +236,7 @@ impl Descriptor {
     }
 
     /// Sets or clears the write barrier (TX `meta_ctrl` bit 26, barrier type 2).
+    #[inline]
     pub const fn set_write_barrier(&mut self, on: bool) {
         self.set_word1(
             crate::MetaCtrl::from_bits(self.word1())
@@ -218,27 +246,30 @@ impl Descriptor {
     }
 
     /// Replaces the ring id (bits 25:24 of word 0, the same place on TX and RX).
+    #[inline]
     pub const fn set_ring_id(&mut self, id: RingId) {
-        self.set_word0(
-            TxLenCtrl::from_bits(self.word0())
-                .with_ring_id(id)
-                .into_bits(),
-        );
+        // Plain mask arithmetic (the generated setters are not inlinable across crates, and
+        // bulk writes stamp every descriptor).
+        let mask = (RingId::MAX as u32) << TxLenCtrl::RING_ID_SHIFT;
+        self.set_word0((self.word0() & !mask) | crate::builder::ring_id_bits(id));
     }
 
     /// The ring id stamped in word 0.
+    #[inline]
     pub const fn ring_id(self) -> RingId {
         TxLenCtrl::from_bits(self.word0()).ring_id()
     }
 }
 
 impl From<[u8; DESC_BYTES]> for Descriptor {
+    #[inline]
     fn from(b: [u8; DESC_BYTES]) -> Self {
         Self::from_le_bytes(b)
     }
 }
 
 impl From<Descriptor> for [u8; DESC_BYTES] {
+    #[inline]
     fn from(d: Descriptor) -> Self {
         d.to_le_bytes()
     }
@@ -341,6 +372,7 @@ const _: () = {
     assert!(offset_of!(CompletionDesc, ctrl_meta) == 0);
 };
 
+#[inline]
 const fn split(addr: u64) -> (u32, u32) {
     // Low and high halves: the truncation is the point.
     #[allow(clippy::cast_possible_truncation)]
@@ -348,6 +380,7 @@ const fn split(addr: u64) -> (u32, u32) {
 }
 
 impl From<TxDesc> for Descriptor {
+    #[inline]
     fn from(v: TxDesc) -> Self {
         let (lo, hi) = split(v.buf_ptr);
         Descriptor::from_words([v.len_ctrl.into_bits(), v.meta_ctrl.into_bits(), lo, hi])
@@ -355,6 +388,7 @@ impl From<TxDesc> for Descriptor {
 }
 
 impl From<TxMetaDesc> for Descriptor {
+    #[inline]
     fn from(v: TxMetaDesc) -> Self {
         Descriptor::from_words([
             v.len_ctrl.into_bits(),
@@ -366,6 +400,7 @@ impl From<TxMetaDesc> for Descriptor {
 }
 
 impl From<RxDesc> for Descriptor {
+    #[inline]
     fn from(v: RxDesc) -> Self {
         let (lo, hi) = split(v.buf1_ptr);
         Descriptor::from_words([v.len_ctrl.into_bits(), v.buf2_ptr_lo, lo, hi])
@@ -373,6 +408,7 @@ impl From<RxDesc> for Descriptor {
 }
 
 impl From<CompletionDesc> for Descriptor {
+    #[inline]
     fn from(v: CompletionDesc) -> Self {
         Descriptor::from_words([v.ctrl_meta.into_bits(), v.word1, v.word2, v.word3])
     }
@@ -380,6 +416,7 @@ impl From<CompletionDesc> for Descriptor {
 
 impl TxDesc {
     /// The descriptor in ring form.
+    #[inline]
     pub fn to_descriptor(self) -> Descriptor {
         self.into()
     }
@@ -387,6 +424,7 @@ impl TxDesc {
 
 impl RxDesc {
     /// The descriptor in ring form.
+    #[inline]
     pub fn to_descriptor(self) -> Descriptor {
         self.into()
     }
@@ -394,12 +432,14 @@ impl RxDesc {
 
 impl TxMetaDesc {
     /// The descriptor in ring form.
+    #[inline]
     pub fn to_descriptor(self) -> Descriptor {
         self.into()
     }
 
     /// The CME index of a CME meta descriptor: it sits where data descriptors keep their
     /// ring id (`len_ctrl` bits 25:24, written as `cme_index << 24`).
+    #[inline]
     pub const fn cme_index(self) -> u8 {
         self.len_ctrl.ring_id().get()
     }

@@ -25,8 +25,15 @@ pub enum Error {
     },
     /// A strong-ordered write (barrier SOW) was requested on an arch without it (V2).
     StrongOrderUnsupported,
-    /// A notification mask was requested on an arch without it (before V4).
+    /// A notification mask was requested on an arch without it (before V4; seed 004 §1
+    /// `build_packet`: "sdma notification mask is not supported on arch version", -EINVAL).
     NotificationMaskUnsupported,
+    /// A notification mask was requested on V4, where it exists, but neither the seed nor
+    /// the reference gives its bit positions in the TX meta word, so it cannot be encoded.
+    NotificationMaskEncodingUnknown {
+        /// The mask asked for.
+        mask: u8,
+    },
     /// A queue number out of range.
     InvalidQueue(InvalidQueueId),
     /// A 2-bit field (ring id, CME index) got a value above 3.
@@ -142,6 +149,11 @@ impl core::fmt::Display for Error {
             Error::NotificationMaskUnsupported => {
                 f.write_str("notification mask not supported on this arch")
             }
+            Error::NotificationMaskEncodingUnknown { mask } => write!(
+                f,
+                "notification mask {mask:#04x}: its bit positions in the TX meta word are not \
+                 known (no source gives them), so it cannot be encoded"
+            ),
             Error::InvalidQueue(e) => write!(f, "{e}"),
             Error::ValueTooWide { field, value, max } => {
                 write!(f, "{field} {value} above {max}")

@@ -4,16 +4,25 @@ use core::marker::PhantomData;
 
 use crate::caps::{NotificationMask, PacketCaps, StrongOrder};
 use crate::{
-    Barrier, DescStore, Descriptor, Direction, Error, MetaCtrl, RingId, RingPair, RxDesc,
-    RxLenCtrl, TxDesc, TxLenCtrl, TxMetaDesc, encode_size,
+    Barrier, DescStore, Descriptor, Direction, Error, MetaCtrl, RingPair, RxDesc, RxLenCtrl,
+    TxDesc, TxLenCtrl, encode_size,
 };
 
 /// Largest packet in bytes: `m2s.cfg_len` MAX_PKT_SIZE, 20 bits, which the driver
 /// programs to its maximum 0xFFFFF.
 pub const MAX_PACKET_BYTES: u32 = 0x000f_ffff;
 
-/// Largest CME index: it fills the 2-bit field at `len_ctrl` bits 25:24.
+/// Largest CME index the project accepts.
+///
+/// Seed 004 §1 `build_cme_packet` writes the meta word as `(cme_index << 24) | 0x04800000`
+/// and gives no range for the index. Bit 26 (FIRST) is always set by that formula and bits
+/// 27..31 are LAST, INT_EN, DMB and CONCAT, so only indices `0..=3` (bits 25:24) keep the
+/// formula one-to-one and the flags as the seed states them; anything wider is refused.
 pub const CME_INDEX_MAX: u8 = 3;
+
+/// The CME meta-descriptor constant of seed 004 §1 `build_cme_packet`: FIRST (bit 26) |
+/// META (bit 23).
+pub const CME_META_FLAGS: u32 = 0x0480_0000;
 
 /// One block of a packet: `size` bytes from `src` to `dst`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -102,9 +111,13 @@ impl<C: PacketCaps> PacketOptions<C> {
         }
     }
 
-    /// Orders the packet: DMB on the packet's first TX descriptor, the write barrier in
-    /// the first data descriptor's `meta_ctrl`, or SOW on every RX descriptor (checked
-    /// against the arch when the packet is built).
+    /// Orders the packet. Seed 004 §1 `build_packet` hands the same TX `flags` and the same
+    /// `meta` word to every TX data descriptor and `0x20000000` (SOW) to every RX one, so
+    /// DMB (TX `len_ctrl` bit 30) and the write barrier (TX `meta_ctrl` bit 26) go on
+    /// every TX data descriptor, SOW on every RX descriptor (checked against the arch when
+    /// the packet is built). The CME meta descriptor never carries a barrier: its word is
+    /// exactly the seed's. (The seed does not say which barrier bits its callers put in
+    /// `flags`; this is the placement its loop gives.)
     #[must_use]
     pub const fn with_barrier(mut self, barrier: Barrier) -> Self {
         self.barrier = barrier;
@@ -118,7 +131,7 @@ impl<C: PacketCaps> PacketOptions<C> {
         self
     }
 
-    /// Prepends a CME meta descriptor with this index (`0..=3`).
+    /// Prepends a CME meta descriptor with this index (`0..=3`, see [`CME_INDEX_MAX`]).
     pub const fn with_cme_index(mut self, index: u8) -> Result<Self, Error> {
         if index > CME_INDEX_MAX {
             return Err(Error::ValueTooWide {
@@ -140,8 +153,13 @@ impl<C: PacketCaps> PacketOptions<C> {
         self.with_barrier(Barrier::Sow)
     }
 
-    /// Notification mask on the packet's last RX descriptor (`RxLenCtrl` bits 23:16);
-    /// compiles only for `C: NotificationMask`.
+    /// Requests a notification mask; compiles only for `C: NotificationMask` (V4, the gate
+    /// of seed 004 §1 `build_packet`).
+    ///
+    /// **Not encodable yet:** the seed sets the mask through the TX meta word
+    /// (`al_sdma_m2s_set_notification_mask`), and neither the seed nor the reference gives
+    /// its bit positions (nor its width). A packet that asks for a non-zero mask is
+    /// refused with [`Error::NotificationMaskEncodingUnknown`]; nothing is written.
     #[must_use]
     pub const fn with_notification_mask(mut self, mask: u8) -> Self
     where
@@ -167,9 +185,16 @@ pub struct PacketSlots {
     pub bytes: u64,
 }
 
-/// The CME meta descriptor: word 0 = `cme_index << 24 | FIRST | META`, CONCAT-chained to
-/// the data descriptor that follows; the other words are 0. The index sits in the bits
-/// data descriptors use for the ring id, so it is not stamped with one.
+/// The CME meta descriptor of seed 004 §1 `build_cme_packet`: word 0 =
+/// `(cme_index << 24) | 0x04800000` (FIRST | META), exactly, with no CONCAT, ring id or
+/// barrier. The packet is CONCAT-chained through its data descriptors instead (see
+/// [`RingPair::packet_prepare`]). The seed names only word 0; words 1-3 are written 0 here
+/// (the seed is silent on them).
+///
+/// ```
+/// assert_eq!(udma_desc::cme_descriptor(2)?.words(), [0x0680_0000, 0, 0, 0]);
+/// # Ok::<(), udma_desc::Error>(())
+/// ```
 pub fn cme_descriptor(cme_index: u8) -> Result<Descriptor, Error> {
     if cme_index > CME_INDEX_MAX {
         return Err(Error::ValueTooWide {
@@ -178,25 +203,28 @@ pub fn cme_descriptor(cme_index: u8) -> Result<Descriptor, Error> {
             max: u32::from(CME_INDEX_MAX),
         });
     }
-    Ok(Descriptor::from(TxMetaDesc {
-        len_ctrl: TxLenCtrl::new()
-            .with_ring_id(RingId::from_bits(u32::from(cme_index)))
-            .with_first(true)
-            .with_meta(true)
-            .with_concat(true),
-        meta_ctrl: MetaCtrl::from_bits(0),
-        meta1: 0,
-        meta2: 0,
-    }))
+    Ok(Descriptor::from_words([
+        (u32::from(cme_index) << 24) | CME_META_FLAGS,
+        0,
+        0,
+        0,
+    ]))
 }
 
 impl<T: DescStore, R: DescStore> RingPair<T, R> {
-    /// Builds one packet from `blocks`: one TX and one RX descriptor per block, FIRST on
-    /// the packet's first TX descriptor (the CME one if present), LAST on the last, the
-    /// options of [`PacketOptions`] applied.
+    /// Builds one packet from `blocks` as seed 004 §1 `build_cme_packet` / `build_packet`
+    /// do: the optional CME meta descriptor first (its word exactly the seed's), then one
+    /// TX descriptor per block (FIRST on the first data descriptor, LAST on the last,
+    /// CONCAT on every one when a CME descriptor leads the packet, the barrier of
+    /// [`PacketOptions::with_barrier`]), then one RX descriptor per block (SOW on every one
+    /// if asked; INT_EN on the last if [`PacketOptions::with_dst_interrupt`], a project
+    /// option the seed's loop does not have).
     ///
-    /// Checked as it goes: at least one block, each size `1..=65536`, at most
-    /// `C::MAX_TX_DESCS_PER_PACKET` TX descriptors (CME included), at most
+    /// Checked as it goes: SOW on an arch without it ([`Error::StrongOrderUnsupported`]),
+    /// a notification mask (before V4 [`Error::NotificationMaskUnsupported`], on V4
+    /// [`Error::NotificationMaskEncodingUnknown`]), at least one block, each size
+    /// `1..=65536`, at most `C::MAX_TX_DESCS_PER_PACKET` data blocks (the seed checks
+    /// `num_blocks`; the CME descriptor is added outside that count), at most
     /// [`MAX_PACKET_BYTES`] bytes, room on both rings. Descriptors go into free slots
     /// beyond the rings' `next` and the indices move only when the whole packet is
     /// written: a failure half-way leaves both rings as they were (nothing published).
@@ -205,11 +233,17 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
         blocks: I,
         opts: &PacketOptions<C>,
     ) -> Result<PacketSlots, Error> {
+        if opts.notification_mask != 0 {
+            return Err(if C::HAS_NOTIFICATION_MASK {
+                Error::NotificationMaskEncodingUnknown {
+                    mask: opts.notification_mask,
+                }
+            } else {
+                Error::NotificationMaskUnsupported
+            });
+        }
         if opts.barrier == Barrier::Sow && !C::HAS_STRONG_ORDER {
             return Err(Error::StrongOrderUnsupported);
-        }
-        if opts.notification_mask != 0 && !C::HAS_NOTIFICATION_MASK {
-            return Err(Error::NotificationMaskUnsupported);
         }
         let tx_room = self.tx().available();
         let rx_room = self.rx().available();
@@ -222,12 +256,15 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
         let mut bytes: u64 = 0;
 
         if let Some(idx) = opts.cme_index {
-            let mut d = cme_descriptor(idx)?;
-            if opts.barrier == Barrier::Dmb {
-                d.set_word0(TxLenCtrl::from_bits(d.word0()).with_dmb(true).into_bits());
-            }
-            self.put_tx::<C>(&mut tx, &mut tx_count, tx_room, d)?;
+            let d = cme_descriptor(idx)?;
+            self.put_tx(&mut tx, &mut tx_count, tx_room, d)?;
         }
+        // Seed: `flags` (CONCAT when a CME descriptor leads, DMB if asked) and `meta` (the
+        // write barrier if asked) are the same for every TX data descriptor.
+        let flags = TxLenCtrl::new()
+            .with_concat(opts.cme_index.is_some())
+            .with_dmb(opts.barrier == Barrier::Dmb);
+        let meta = MetaCtrl::new().with_write_barrier(opts.barrier == Barrier::WriteBarrier);
 
         let mut blocks = blocks.into_iter().peekable();
         if blocks.peek().is_none() {
@@ -235,6 +272,11 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
         }
         while let Some(b) = blocks.next() {
             let last = blocks.peek().is_none();
+            if rx_count >= C::MAX_TX_DESCS_PER_PACKET {
+                return Err(Error::PacketTooManyDescriptors {
+                    max: C::MAX_TX_DESCS_PER_PACKET,
+                });
+            }
             let len = encode_size(b.size)?;
             bytes = bytes.saturating_add(u64::from(b.size));
             if bytes > u64::from(MAX_PACKET_BYTES) {
@@ -243,26 +285,17 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
                     max: MAX_PACKET_BYTES,
                 });
             }
-            let first_tx = tx_count == 0;
-            let first_data = rx_count == 0;
-            let mut lc = TxLenCtrl::new()
+            let lc = flags
                 .with_len(len)
                 .with_ring_id(tx.ring_id)
-                .with_first(first_tx)
+                .with_first(rx_count == 0)
                 .with_last(last);
-            let mut meta = MetaCtrl::new();
-            if first_tx && opts.barrier == Barrier::Dmb {
-                lc.set_dmb(true);
-            }
-            if first_data && opts.barrier == Barrier::WriteBarrier {
-                meta.set_write_barrier(true);
-            }
             let d = Descriptor::from(TxDesc {
                 len_ctrl: lc,
                 meta_ctrl: meta,
                 buf_ptr: b.src,
             });
-            self.put_tx::<C>(&mut tx, &mut tx_count, tx_room, d)?;
+            self.put_tx(&mut tx, &mut tx_count, tx_room, d)?;
 
             if rx_count >= rx_room {
                 return Err(Error::RingFull {
@@ -275,8 +308,7 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
                 .with_len(len)
                 .with_ring_id(rx.ring_id)
                 .with_strong_order_wr(opts.barrier == Barrier::Sow)
-                .with_int_en(last && opts.dst_interrupt)
-                .with_notification_mask(if last { opts.notification_mask } else { 0 });
+                .with_int_en(last && opts.dst_interrupt);
             let d = Descriptor::from(RxDesc {
                 len_ctrl: rlc,
                 buf2_ptr_lo: 0,
@@ -298,18 +330,13 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
         })
     }
 
-    fn put_tx<C: PacketCaps>(
+    fn put_tx(
         &mut self,
         cursor: &mut crate::ring::Cursor,
         count: &mut u32,
         room: u32,
         d: Descriptor,
     ) -> Result<(), Error> {
-        if *count >= C::MAX_TX_DESCS_PER_PACKET {
-            return Err(Error::PacketTooManyDescriptors {
-                max: C::MAX_TX_DESCS_PER_PACKET,
-            });
-        }
         if *count >= room {
             return Err(Error::RingFull {
                 ring: Direction::Tx,

@@ -31,6 +31,7 @@ impl QueueId {
     /// assert_eq!(QueueId::new(15).map(QueueId::get), Ok(15));
     /// assert!(QueueId::new(16).is_err());
     /// ```
+    #[inline]
     pub const fn new(id: u32) -> Result<Self, InvalidQueueId> {
         if id < QUEUES_PER_ENGINE as u32 {
             // `id < 16`, so the narrowing keeps every bit.
@@ -42,16 +43,19 @@ impl QueueId {
     }
 
     /// The queue number, `0..16`.
+    #[inline]
     pub const fn get(self) -> u8 {
         self.0
     }
 
     /// The queue number as an index.
+    #[inline]
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
     /// Every queue, `0..16`, in order.
+    #[inline]
     pub fn all() -> impl Iterator<Item = QueueId> {
         (0..QUEUES_PER_ENGINE).map(QueueId)
     }

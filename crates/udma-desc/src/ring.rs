@@ -64,6 +64,7 @@ impl Ring {
     /// A `dir` ring of `size` descriptors in its post-init state (next 0, ring id 1, completion
     /// index 0). `size` must be a power of two, a multiple of 16, and in
     /// `32..=2^24-16`.
+    #[inline]
     pub const fn new(dir: Direction, size: u32) -> Result<Self, Error> {
         if size < RING_MIN_SIZE || size > RING_MAX_SIZE || size % RING_SIZE_MULTIPLE != 0 {
             return Err(Error::RingSizeOutOfRange { size });
@@ -83,30 +84,36 @@ impl Ring {
     }
 
     /// Whether this is a TX or an RX ring (named in errors).
+    #[inline]
     pub const fn direction(&self) -> Direction {
         self.dir
     }
 
     /// Ring size in descriptors.
+    #[inline]
     pub const fn size(&self) -> u32 {
         self.size
     }
 
+    #[inline]
     const fn mask(&self) -> u32 {
         self.size - 1
     }
 
     /// The slot the next descriptor goes to.
+    #[inline]
     pub const fn next_index(&self) -> u32 {
         self.cursor.next
     }
 
     /// The ring id the next slot gets.
+    #[inline]
     pub const fn ring_id(&self) -> RingId {
         self.cursor.ring_id
     }
 
     /// The next slot, without taking it.
+    #[inline]
     pub const fn peek(&self) -> Slot {
         Slot {
             index: self.cursor.next,
@@ -115,12 +122,14 @@ impl Ring {
     }
 
     /// The completion index: slots before it (back to `next_index`) are free again.
+    #[inline]
     pub fn completion_index(&self) -> u32 {
         self.completed.load(Ordering::Acquire)
     }
 
     /// Free slots: `(completion - (next + 16)) mod size`, as the driver computes it. An
     /// empty ring reports `size - 16`.
+    #[inline]
     pub fn available(&self) -> u32 {
         self.completion_index()
             .wrapping_sub(self.cursor.next.wrapping_add(RING_RESERVE))
@@ -128,6 +137,7 @@ impl Ring {
     }
 
     /// Descriptors taken and not yet acknowledged.
+    #[inline]
     pub fn outstanding(&self) -> u32 {
         self.cursor.next.wrapping_sub(self.completion_index()) & self.mask()
     }
@@ -136,6 +146,7 @@ impl Ring {
     /// once (compare-and-swap retry loop, like the driver's). Acknowledging more than is
     /// outstanding is refused ([`Error::AckTooMany`]) instead of corrupting the index.
     /// Returns the new completion index.
+    #[inline]
     pub fn ack(&self, count: u32) -> Result<u32, Error> {
         let mut cur = self.completed.load(Ordering::Acquire);
         loop {
@@ -157,14 +168,10 @@ impl Ring {
     }
 
     /// Checks that `needed` slots are free ([`Error::RingFull`] otherwise).
+    #[inline]
     pub fn ensure_room(&self, needed: u32) -> Result<(), Error> {
-        let available = self.available();
-        if needed > available {
-            Err(Error::RingFull {
-                ring: self.dir,
-                needed,
-                available,
-            })
+        if needed > self.available() {
+            Err(self.full(needed))
         } else {
             Ok(())
         }
@@ -172,6 +179,7 @@ impl Ring {
 
     /// The cursor after taking `n` slots from `c`: the index wraps mod size and the ring
     /// id advances once if the index passed (or reached) the end. `n < size` always.
+    #[inline]
     pub(crate) const fn advance(&self, c: Cursor, n: u32) -> Cursor {
         let end = c.next as u64 + n as u64;
         let wrapped = end >= self.size as u64;
@@ -181,17 +189,66 @@ impl Ring {
         }
     }
 
+    /// Takes the next slot: index `+1` mod size, ring id `+1` mod 4 when it wraps to 0.
+    #[inline]
+    pub(crate) const fn advance_one(&mut self) {
+        let next = self.cursor.next.wrapping_add(1) & self.mask();
+        self.cursor.next = next;
+        if next == 0 {
+            self.cursor.ring_id = self.cursor.ring_id.next();
+        }
+    }
+
+    /// Whether at least one slot is free (`available() >= 1`).
+    #[inline]
+    pub(crate) fn has_room(&self) -> bool {
+        self.available() != 0
+    }
+
+    /// The [`Error::RingFull`] of a request for `needed` slots, built out of line.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn full(&self, needed: u32) -> Error {
+        Error::RingFull {
+            ring: self.dir,
+            needed,
+            available: self.available(),
+        }
+    }
+
+    #[inline]
     pub(crate) const fn cursor(&self) -> Cursor {
         self.cursor
     }
 
+    #[inline]
     pub(crate) const fn commit(&mut self, c: Cursor) {
         self.cursor = c;
+    }
+
+    /// The reservation [`reserve`](Self::reserve) would make, without taking the slots:
+    /// fill them, then [`commit_reservation`](Self::commit_reservation).
+    #[inline]
+    pub(crate) fn plan(&self, count: u32) -> Result<Reservation, Error> {
+        self.ensure_room(count)?;
+        Ok(Reservation {
+            start: self.cursor.next,
+            ring_id: self.cursor.ring_id,
+            count,
+            size: self.size,
+        })
+    }
+
+    /// Takes the slots of a [`plan`](Self::plan) made on this ring's current state.
+    #[inline]
+    pub(crate) fn commit_reservation(&mut self, res: &Reservation) {
+        self.cursor = self.advance(self.cursor, res.count);
     }
 
     /// Takes `count` consecutive slots (checked against [`available`](Self::available))
     /// and returns where they start. The ring id flips if the run wraps; each slot's id is
     /// given by [`Reservation::slot`].
+    #[inline]
     pub fn reserve(&mut self, count: u32) -> Result<Reservation, Error> {
         self.ensure_room(count)?;
         let start = self.cursor;
@@ -206,6 +263,7 @@ impl Ring {
 
     /// Back to the post-init state (next 0, ring id 1, completion 0), as a queue reset
     /// (`q_sw_ctrl` RST_Q) does to the hardware pointers.
+    #[inline]
     pub fn reset(&mut self) {
         self.cursor = Cursor {
             next: 0,
@@ -227,28 +285,33 @@ pub struct Reservation {
 
 impl Reservation {
     /// Index of the first reserved slot (the ring's `next` before reserving).
+    #[inline]
     pub const fn start(&self) -> u32 {
         self.start
     }
 
     /// Ring id of the first reserved slot.
+    #[inline]
     pub const fn ring_id(&self) -> RingId {
         self.ring_id
     }
 
     /// Slots reserved.
+    #[inline]
     pub const fn count(&self) -> u32 {
         self.count
     }
 
     /// Slots before the wrap (stamped with [`ring_id`](Self::ring_id)); the rest start at
     /// index 0 with the next ring id.
+    #[inline]
     pub const fn first_run(&self) -> u32 {
         let room = self.size - self.start;
         if self.count < room { self.count } else { room }
     }
 
     /// The `i`-th reserved slot, or `None` past the end.
+    #[inline]
     pub const fn slot(&self, i: u32) -> Option<Slot> {
         if i >= self.count {
             return None;
@@ -267,7 +330,42 @@ impl Reservation {
         })
     }
 
+    /// The first reserved slot.
+    #[inline]
+    pub(crate) const fn start_slot(&self) -> Slot {
+        Slot {
+            index: self.start,
+            ring_id: self.ring_id,
+        }
+    }
+
+    /// Slots from `index` to the end of the ring (where the ring id changes).
+    #[inline]
+    pub(crate) fn room_before_wrap(&self, index: u32) -> usize {
+        usize::try_from(self.size.saturating_sub(index)).unwrap_or(usize::MAX)
+    }
+
+    /// The slot `n` after `s` in this ring (`n` at most up to the wrap): index mod size,
+    /// ring id advanced when it wraps to 0.
+    #[inline]
+    pub(crate) fn after(&self, s: Slot, n: usize) -> Slot {
+        let n = u32::try_from(n).unwrap_or(self.size);
+        let index = s.index.wrapping_add(n);
+        if index >= self.size {
+            Slot {
+                index: index - self.size,
+                ring_id: s.ring_id.next(),
+            }
+        } else {
+            Slot {
+                index,
+                ring_id: s.ring_id,
+            }
+        }
+    }
+
     /// Every reserved slot in order.
+    #[inline]
     pub fn slots(&self) -> impl Iterator<Item = Slot> + '_ {
         (0..self.count).filter_map(|i| self.slot(i))
     }

@@ -30,6 +30,7 @@ impl RingId {
     pub const INITIAL: RingId = RingId(1);
 
     /// Checks `id <= 3`.
+    #[inline]
     pub const fn new(id: u8) -> Result<Self, Error> {
         if id <= Self::MAX {
             Ok(Self(id))
@@ -43,17 +44,20 @@ impl RingId {
     }
 
     /// The ring id, `0..=3`.
+    #[inline]
     pub const fn get(self) -> u8 {
         self.0
     }
 
     /// The ring id of the next pass: `(id + 1) mod 4`.
     #[must_use]
+    #[inline]
     pub const fn next(self) -> Self {
         Self((self.0 + 1) & Self::MAX)
     }
 
     /// The low two bits of `bits` (used by the `bitfield-struct` words).
+    #[inline]
     pub const fn from_bits(bits: u32) -> Self {
         // Masked to two bits, so the narrowing keeps every bit.
         #[allow(clippy::cast_possible_truncation)]
@@ -61,12 +65,14 @@ impl RingId {
     }
 
     /// The ring id as field bits.
+    #[inline]
     pub const fn into_bits(self) -> u32 {
         self.0 as u32
     }
 }
 
 impl Default for RingId {
+    #[inline]
     fn default() -> Self {
         Self::INITIAL
     }

@@ -10,10 +10,9 @@ use crate::{FieldSpec, RingId, decode_len};
 /// RING_ID 25:24 (same places as TX; the driver even uses the TX constants), INT_EN 28,
 /// STRONG_ORDER_WR 29 (barrier type 3, V3 and later). RX never carries FIRST, LAST or DMB.
 ///
-/// **Project choice, not a vendor fact:** the V4 notification mask lives in bits 23:16, the
-/// only free byte of this word. The vendor copy path never writes it, so older archs see 0;
-/// the builders only set it for `C: NotificationMask` archs, and `neuron-emu` decodes it
-/// from here.
+/// Bits 23:16 belong to no field of either source. (The V4 notification mask is set through
+/// the TX meta word per seed 004 §1, `al_sdma_m2s_set_notification_mask`, at bit positions
+/// neither source gives; it is not in this word.)
 ///
 /// ```
 /// use udma_desc::{RxLenCtrl, RingId};
@@ -27,8 +26,8 @@ pub struct RxLenCtrl {
     /// Byte count; 0 encodes 65,536.
     #[allow(clippy::len_without_is_empty)] // a field accessor, not a collection
     pub len: u16,
-    /// Notification mask (V4 only; project-chosen position, see the type docs).
-    pub notification_mask: u8,
+    #[bits(8)]
+    __: u8,
     /// Ring id (phase) of the slot.
     #[bits(2)]
     pub ring_id: RingId,
@@ -43,14 +42,9 @@ pub struct RxLenCtrl {
 }
 
 impl RxLenCtrl {
-    /// Every field with its reference-table name (the mask is not a vendor field).
-    pub const FIELDS: [FieldSpec; 5] = [
+    /// Every field with its reference-table name.
+    pub const FIELDS: [FieldSpec; 4] = [
         FieldSpec::new("LEN", Self::LEN_OFFSET, Self::LEN_BITS),
-        FieldSpec::new(
-            "NOTIFICATION_MASK",
-            Self::NOTIFICATION_MASK_OFFSET,
-            Self::NOTIFICATION_MASK_BITS,
-        ),
         FieldSpec::new("RING_ID", Self::RING_ID_OFFSET, Self::RING_ID_BITS),
         FieldSpec::new("INT_EN", Self::INT_EN_OFFSET, Self::INT_EN_BITS),
         FieldSpec::new(
@@ -67,17 +61,18 @@ impl RxLenCtrl {
 }
 
 const _: () = assert!(core::mem::size_of::<RxLenCtrl>() == 4);
+// The builders stamp TX and RX ring ids with one shift.
+const _: () = assert!(RxLenCtrl::RING_ID_OFFSET == crate::TxLenCtrl::RING_ID_SHIFT as usize);
 
 impl core::fmt::Display for RxLenCtrl {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         write!(
             f,
-            "len={} ring_id={} int_en={} strong_order_wr={} notification_mask={:#04x}",
+            "len={} ring_id={} int_en={} strong_order_wr={}",
             self.size(),
             self.ring_id(),
             u8::from(self.int_en()),
             u8::from(self.strong_order_wr()),
-            self.notification_mask(),
         )
     }
 }

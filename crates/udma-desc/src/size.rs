@@ -20,6 +20,7 @@ pub const MAX_TRANSFER_BYTES: u32 = 65_536;
 /// assert_eq!(encode_size(0), Err(Error::ZeroSize));
 /// assert_eq!(encode_size(65_537), Err(Error::SizeTooLarge { size: 65_537 }));
 /// ```
+#[inline]
 pub const fn encode_size(size: u32) -> Result<u16, Error> {
     if size == 0 {
         return Err(Error::ZeroSize);
@@ -38,6 +39,7 @@ pub const fn encode_size(size: u32) -> Result<u16, Error> {
 /// assert_eq!(udma_desc::decode_len(0), 65_536);
 /// assert_eq!(udma_desc::decode_len(17), 17);
 /// ```
+#[inline]
 pub const fn decode_len(len: u16) -> u32 {
     if len == 0 {
         MAX_TRANSFER_BYTES

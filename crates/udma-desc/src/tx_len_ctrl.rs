@@ -8,8 +8,10 @@ use crate::{FieldSpec, RingId, decode_len};
 ///
 /// Positions from `reference/udma-bitfields.tsv` (`tx_desc.len_ctrl`): LEN 15:0,
 /// RING_ID 25:24, FIRST 26, LAST 27, INT_EN 28, DMB 30. META (23) and CONCAT (31) are
-/// userspace-HAL facts the kernel never sets: META marks a meta descriptor (CME or CRC
-/// setup, no data) and CONCAT chains a descriptor to the next one of the same packet.
+/// userspace-HAL facts the kernel never sets (seed 004 §1): META marks a meta descriptor
+/// (CME or CRC setup, no data); CONCAT is set by `build_packet` on the data descriptors of
+/// a packet that a CME meta descriptor leads ("CONCAT-chain the meta desc"). Neither
+/// source describes how the engine reads CONCAT beyond that.
 ///
 /// ```
 /// use udma_desc::{TxLenCtrl, RingId};
@@ -40,7 +42,7 @@ pub struct TxLenCtrl {
     __: u8,
     /// DMB: wait for earlier transfers before this one (barrier type 1).
     pub dmb: bool,
-    /// CONCAT: the next descriptor continues this one (meta descriptor chaining).
+    /// CONCAT: chains the data descriptors to the CME meta descriptor before them.
     pub concat: bool,
 }
 
@@ -56,6 +58,10 @@ impl TxLenCtrl {
         FieldSpec::new("DMB", Self::DMB_OFFSET, Self::DMB_BITS),
         FieldSpec::new("CONCAT", Self::CONCAT_OFFSET, Self::CONCAT_BITS),
     ];
+
+    /// Shift of the ring id (bits 25:24), the same in RX `len_ctrl`.
+    #[allow(clippy::cast_possible_truncation)] // a bit position below 32
+    pub(crate) const RING_ID_SHIFT: u32 = Self::RING_ID_OFFSET as u32;
 
     /// FIRST | LAST: the flags of every single-descriptor copy (`COPY_FLAGS` in the table).
     pub const COPY_FLAGS: TxLenCtrl = TxLenCtrl::new().with_first(true).with_last(true);

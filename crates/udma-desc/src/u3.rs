@@ -22,6 +22,7 @@ impl U3 {
     pub const ZERO: U3 = U3(0);
 
     /// Checks `v <= 7`.
+    #[inline]
     pub const fn new(v: u8) -> Result<Self, Error> {
         if v <= Self::MAX {
             Ok(Self(v))
@@ -35,11 +36,13 @@ impl U3 {
     }
 
     /// The value, `0..=7`.
+    #[inline]
     pub const fn get(self) -> u8 {
         self.0
     }
 
     /// The low three bits of `bits`.
+    #[inline]
     pub const fn from_bits(bits: u32) -> Self {
         // Masked to three bits, so the narrowing keeps every bit.
         #[allow(clippy::cast_possible_truncation)]
@@ -47,6 +50,7 @@ impl U3 {
     }
 
     /// The value as field bits.
+    #[inline]
     pub const fn into_bits(self) -> u32 {
         self.0 as u32
     }

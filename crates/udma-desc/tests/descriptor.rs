@@ -110,8 +110,7 @@ fn display_and_debug_name_every_field() {
             .with_len(0)
             .with_ring_id(RingId::new(2).unwrap())
             .with_int_en(true)
-            .with_strong_order_wr(true)
-            .with_notification_mask(0xa5),
+            .with_strong_order_wr(true),
         buf2_ptr_lo: 0,
         buf1_ptr: 0xdead_beef,
     });
@@ -121,7 +120,6 @@ fn display_and_debug_name_every_field() {
         "ring_id=2",
         "int_en=1",
         "strong_order_wr=1",
-        "notification_mask=0xa5",
         "buf2_ptr_lo=0x00000000",
         "buf1_ptr=0x00000000deadbeef",
     ] {
@@ -195,9 +193,41 @@ fn ring_dump_reads_whole_descriptors() {
     );
 }
 
+/// Seed 004 §1 `build_cme_packet`: the meta word is `(cme_index << 24) | 0x04800000`.
 #[test]
 fn cme_index_lives_in_the_ring_id_bits() {
-    let m = Descriptor::from_words([(2 << 24) | (1 << 26) | (1 << 23), 0, 0, 0]).as_tx_meta();
+    let m = Descriptor::from_words([(2 << 24) | 0x0480_0000, 0, 0, 0]).as_tx_meta();
     assert_eq!(m.cme_index(), 2);
     assert!(m.len_ctrl.meta() && m.len_ctrl.first());
+}
+
+const REGISTERS: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/udma-registers.tsv"
+));
+
+/// The direction names match the reference register map: `m2s_base` is the TX
+/// (memory-to-stream) file, `s2m_base` the RX (stream-to-memory) one, and both prefixes name
+/// per-queue blocks.
+#[test]
+fn direction_names_match_the_register_map() {
+    for (dir, what) in [
+        (Direction::Tx, "TX (memory-to-stream)"),
+        (Direction::Rx, "RX (stream-to-memory)"),
+    ] {
+        let base = format!("{}_base", dir.block_prefix());
+        let row = REGISTERS
+            .lines()
+            .find(|l| l.split('\t').nth(1) == Some(base.as_str()))
+            .unwrap_or_else(|| panic!("{base} not in the table"));
+        assert!(row.contains(what), "{row}");
+        let queue_block = format!("{}_q", dir.block_prefix());
+        assert!(
+            REGISTERS
+                .lines()
+                .any(|l| l.starts_with(&format!("{queue_block}\t")))
+        );
+        assert_eq!(dir.name(), &what[..2]);
+    }
+    assert_eq!(Direction::BOTH.map(Direction::index), [0, 1]);
 }

@@ -67,8 +67,8 @@ fn cme_meta_descriptor_is_prepended() {
     let s = p.packet_prepare(blocks(2, 64), &opts).unwrap();
     assert_eq!((s.tx_count, s.rx_count), (3, 2));
     let m = p.tx().load(0).unwrap();
-    // word0 = cme_index << 24 | FIRST | META, CONCAT-chained.
-    assert_eq!(m.word0(), (2 << 24) | (1 << 26) | (1 << 23) | (1 << 31));
+    // Seed 004 §1 build_cme_packet: word0 = cme_index << 24 | 0x04800000, nothing else.
+    assert_eq!(m.word0(), (2 << 24) | 0x0480_0000);
     assert_eq!(m.words()[1..], [0, 0, 0]);
     assert_eq!(m, cme_descriptor(2).unwrap());
     assert_eq!(
@@ -78,7 +78,8 @@ fn cme_meta_descriptor_is_prepended() {
     assert_eq!(m.as_tx_meta().cme_index(), 2);
     let d0 = p.tx().load(1).unwrap().as_tx().len_ctrl;
     let d1 = p.tx().load(2).unwrap().as_tx().len_ctrl;
-    assert!(!d0.first() && !d0.last() && d1.last());
+    assert!(d0.first() && !d0.last() && d0.concat());
+    assert!(!d1.first() && d1.last() && d1.concat());
     assert_eq!(
         PacketOptions::<V3>::new().with_cme_index(4).err(),
         Some(Error::ValueTooWide {
@@ -93,20 +94,21 @@ fn cme_meta_descriptor_is_prepended() {
 #[test]
 fn barriers_and_arch_features() {
     let mut p = pair(64);
+    // Seed 004 §1 build_packet: the same flags and meta on every TX data descriptor.
     p.packet_prepare(
         blocks(2, 8),
         &PacketOptions::<V3>::new().with_barrier(Barrier::Dmb),
     )
     .unwrap();
     assert!(p.tx().load(0).unwrap().as_tx().len_ctrl.dmb());
-    assert!(!p.tx().load(1).unwrap().as_tx().len_ctrl.dmb());
+    assert!(p.tx().load(1).unwrap().as_tx().len_ctrl.dmb());
     p.packet_prepare(
         blocks(2, 8),
         &PacketOptions::<V3>::new().with_barrier(Barrier::WriteBarrier),
     )
     .unwrap();
     assert!(p.tx().load(2).unwrap().as_tx().meta_ctrl.write_barrier());
-    assert!(!p.tx().load(3).unwrap().as_tx().meta_ctrl.write_barrier());
+    assert!(p.tx().load(3).unwrap().as_tx().meta_ctrl.write_barrier());
     p.packet_prepare(
         blocks(2, 8),
         &PacketOptions::<V3>::new().with_strong_order(),
@@ -114,18 +116,18 @@ fn barriers_and_arch_features() {
     .unwrap();
     assert!(p.rx().load(4).unwrap().as_rx().len_ctrl.strong_order_wr());
     assert!(p.rx().load(5).unwrap().as_rx().len_ctrl.strong_order_wr());
-    p.packet_prepare(
-        blocks(2, 8),
-        &PacketOptions::<V4>::new().with_notification_mask(0x5a),
-    )
-    .unwrap();
+    // A notification mask on V4 cannot be encoded (no source gives its bits).
+    let before = (p.tx().ring().next_index(), p.rx().ring().next_index());
     assert_eq!(
-        p.rx().load(6).unwrap().as_rx().len_ctrl.notification_mask(),
-        0
+        p.packet_prepare(
+            blocks(2, 8),
+            &PacketOptions::<V4>::new().with_notification_mask(0x5a),
+        ),
+        Err(Error::NotificationMaskEncodingUnknown { mask: 0x5a })
     );
     assert_eq!(
-        p.rx().load(7).unwrap().as_rx().len_ctrl.notification_mask(),
-        0x5a
+        (p.tx().ring().next_index(), p.rx().ring().next_index()),
+        before
     );
     // SOW asked at run time on V2.
     let before = (p.tx().ring().next_index(), p.rx().ring().next_index());
@@ -162,14 +164,15 @@ fn per_arch_descriptor_limits() {
             .tx_count,
         0x41
     );
+    // The cap counts data blocks (seed: num_blocks); the CME descriptor comes on top.
     let cme = PacketOptions::<V4>::new().with_cme_index(0).unwrap();
     assert_eq!(
-        p.packet_prepare(blocks(0x40, 8), &cme).unwrap().tx_count,
-        0x41
+        p.packet_prepare(blocks(0x41, 8), &cme).unwrap().tx_count,
+        0x42
     );
     let before = (p.tx().ring().next_index(), p.rx().ring().next_index());
     assert_eq!(
-        p.packet_prepare(blocks(0x41, 8), &cme),
+        p.packet_prepare(blocks(0x42, 8), &cme),
         Err(Error::PacketTooManyDescriptors { max: 0x41 })
     );
     assert_eq!(

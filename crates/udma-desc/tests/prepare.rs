@@ -359,3 +359,114 @@ fn errors_display_their_values() {
             .contains("20")
     );
 }
+
+/// Requests with every barrier, both interrupt settings and sizes up to 64 KiB.
+fn mixed_requests(n: u32) -> Vec<CopyRequest> {
+    (0..n)
+        .map(|i| {
+            let barrier = Barrier::from_raw(i % 4).unwrap();
+            CopyRequest::new(
+                0x1_0000 * u64::from(i),
+                0x9_0000_0000 + u64::from(i),
+                1 + (i * 977) % 65_536,
+            )
+            .with_barrier(barrier)
+            .with_dst_interrupt(i % 3 == 0)
+        })
+        .collect()
+}
+
+/// The batch writes the bytes of N single copies, across both rings' wraps (at different
+/// places, as the TX ring is ahead of the RX ring), through the fused plain-memory path and
+/// through a store's one-by-one path alike.
+#[test]
+fn copy_prepare_batch_equals_single_copies() {
+    let reqs = mixed_requests(40);
+    // One-by-one reference on VecStore rings.
+    let mut single = pair(64);
+    let mut batch_vec = pair(64);
+    let (mut tx, mut rx) = (
+        vec![udma_desc::Descriptor::ZERO; 64],
+        vec![udma_desc::Descriptor::ZERO; 64],
+    );
+    let mut batch_mem = udma_desc::RingPair::new(
+        QueueId::new(0).unwrap(),
+        udma_desc::DescRing::new(Direction::Tx, &mut tx[..]).unwrap(),
+        udma_desc::DescRing::new(Direction::Rx, &mut rx[..]).unwrap(),
+    );
+    // Move TX 7 slots ahead of RX, then near the end of the ring.
+    for p in [&mut single, &mut batch_vec] {
+        p.tx_mut().reserve(7).unwrap();
+        p.tx().ack(7).unwrap();
+        p.tx_mut().reserve(40).unwrap();
+        p.rx_mut().reserve(40).unwrap();
+        p.ack(40).unwrap();
+    }
+    batch_mem.tx_mut().reserve(7).unwrap();
+    batch_mem.tx().ack(7).unwrap();
+    batch_mem.tx_mut().reserve(40).unwrap();
+    batch_mem.rx_mut().reserve(40).unwrap();
+    batch_mem.ack(40).unwrap();
+    for r in &reqs {
+        single.copy_prepare_one::<V3>(r).unwrap();
+    }
+    let b = batch_vec.copy_prepare_batch::<V3>(&reqs).unwrap();
+    assert_eq!((b.tx.start(), b.rx.start(), b.tx.count()), (47, 40, 40));
+    assert_eq!(batch_mem.copy_prepare_batch::<V3>(&reqs).unwrap(), b);
+    for i in 0..64 {
+        let want = (single.tx().load(i).unwrap(), single.rx().load(i).unwrap());
+        assert_eq!(
+            (
+                batch_vec.tx().load(i).unwrap(),
+                batch_vec.rx().load(i).unwrap()
+            ),
+            want,
+            "slot {i}"
+        );
+        assert_eq!(
+            (
+                batch_mem.tx().load(i).unwrap(),
+                batch_mem.rx().load(i).unwrap()
+            ),
+            want,
+            "slot {i}"
+        );
+    }
+    for p in [&single, &batch_vec] {
+        assert_eq!(
+            (p.tx().ring().next_index(), p.tx().ring().ring_id().get()),
+            (23, 2)
+        );
+        assert_eq!(
+            (p.rx().ring().next_index(), p.rx().ring().ring_id().get()),
+            (16, 2)
+        );
+    }
+}
+
+#[test]
+fn refused_batches_take_nothing() {
+    let mut p = pair(64);
+    let mut reqs = mixed_requests(10);
+    reqs[6].size = 0;
+    assert_eq!(p.copy_prepare_batch::<V3>(&reqs), Err(Error::ZeroSize));
+    reqs[6].size = 8;
+    assert_eq!(
+        p.copy_prepare_batch::<V2>(&reqs),
+        Err(Error::StrongOrderUnsupported)
+    );
+    let many = mixed_requests(49);
+    assert_eq!(
+        p.copy_prepare_batch::<V3>(&many),
+        Err(Error::RingFull {
+            ring: Direction::Tx,
+            needed: 49,
+            available: 48
+        })
+    );
+    assert_eq!(
+        (p.tx().ring().next_index(), p.rx().ring().next_index()),
+        (0, 0)
+    );
+    assert_eq!(p.copy_prepare_batch::<V3>(&[]).unwrap().tx.count(), 0);
+}

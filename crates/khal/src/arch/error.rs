@@ -43,6 +43,30 @@ pub enum ArchError {
         /// Count given.
         count: u32,
     },
+    /// A perf-counter BAR0 offset that does not fit the address space.
+    CounterOffsetOutOfRange {
+        /// The low word's offset.
+        offset: u64,
+    },
+    /// A PE row group at or above `pe_row_grp_count`.
+    RowGroupOutOfRange {
+        /// The row group given.
+        row: u32,
+        /// Row groups.
+        limit: u32,
+    },
+    /// A logical-to-physical map of a type other than 0 (the kernel: -EINVAL).
+    NcMapTypeUnsupported {
+        /// The type asked for.
+        mapping_type: u32,
+    },
+    /// A logical-to-physical map entry at or above 128.
+    NcMapEntryOutOfRange {
+        /// The entry asked for.
+        entry: u16,
+    },
+    /// The arch has no logical-to-physical map (V2: the ioctl reports unsupported).
+    NcMapUnsupported,
     /// A device address range that is not inside one HBM window (the end is exclusive and
     /// strict, as in the vendor test).
     NotInHbmWindow {
@@ -56,6 +80,22 @@ pub enum ArchError {
 impl fmt::Display for ArchError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
+            ArchError::CounterOffsetOutOfRange { offset } => {
+                write!(
+                    f,
+                    "perf counter offset {offset:#x} out of the address space"
+                )
+            }
+            ArchError::RowGroupOutOfRange { row, limit } => {
+                write!(f, "PE row group {row} out of range (0..{limit})")
+            }
+            ArchError::NcMapTypeUnsupported { mapping_type } => {
+                write!(f, "NC map type {mapping_type} not supported (only 0)")
+            }
+            ArchError::NcMapEntryOutOfRange { entry } => {
+                write!(f, "NC map entry {entry} out of range (0..128)")
+            }
+            ArchError::NcMapUnsupported => write!(f, "this arch has no logical-to-physical NC map"),
             ArchError::NcOutOfRange { nc, limit } => {
                 write!(f, "NeuronCore {nc} out of range (0..{limit})")
             }

@@ -2,18 +2,31 @@
 
 mod error;
 mod generation;
+mod nc_map;
 mod pure;
 mod registrar;
 mod revision;
+mod scalar_fields;
 mod scalars;
+mod tpb;
 
 pub use error::ArchError;
 pub use pure::{UDMA_UNIT_WINDOW, WRITE_BLOCKED_QUEUE_REGS, WaitTimes};
 pub use registrar::{Platform, RegistrarError, RegistrarInput, Registration, register_common};
 
-pub use generation::{Generation, InvalidGeneration, PCI_VENDOR_ID, Product, UnknownDeviceId};
-pub use revision::{Rev3, Rev4, SteeringLayoutV4, UdmaRevision};
+pub use generation::{
+    Generation, InvalidGeneration, PCI_VENDOR_ID, Product, UnknownDeviceId, pci_id,
+};
+pub use nc_map::{
+    DIE_FLIP_XOR, NC_MAP_ENTRIES, NC_MAP_TYPE, NcLocation, NcMapTable, PATTERN_A, PATTERN_B,
+    PATTERN_C, PATTERN_D, nc_map_entry, v4_table,
+};
+pub use revision::{
+    Rev3, Rev4, SteeringLayoutV4, TgtidLayoutV3, TgtidLayoutV4, TttRevision, UdmaRevision,
+};
+pub use scalar_fields::{ScalarField, ScalarValue};
 pub use scalars::{Scalars, VersionWindow};
+pub use tpb::read_pe_counter;
 
 use iofic::caps::IoficCaps;
 use udma_desc::caps::PacketCaps;
@@ -22,6 +35,24 @@ use udma_desc::QueueId;
 
 use crate::regs::queue::Dir;
 use crate::regs::{QueueReg, UdmaLayout};
+
+/// The DHAL callback tally, by source. This crate models the reference's 59 slots
+/// (`arch-callbacks.tsv`, driver 2.26.5.0): it is the table the tests check against, one row
+/// per slot. Seed 003 counts 56 for driver 2.27.4.0 (a later release with fewer slots per
+/// sub-table: e.g. `mpset` 1, `ndmar` 6, no `reg_access`, `pci` 2, `cdev` 3); no slot list of
+/// that release is in the repository, so its differences are not modelled slot by slot. Both
+/// agree that the version-common registrar sets 4 (`ndhal_tpb`).
+#[derive(Clone, Copy, Debug)]
+pub struct DhalCallbacks;
+
+impl DhalCallbacks {
+    /// Seed 003 §1 "Callback Tally": 56 (2.27.4.0).
+    pub const SEED_2_27_4_0: usize = 56;
+    /// `arch-README.md` "Callback count": 59 (2.26.5.0), the count implemented here.
+    pub const REFERENCE_2_26_5_0: usize = 59;
+    /// Slots the version-common registrar sets (both sources).
+    pub const VC: usize = 4;
+}
 
 /// One chip generation, resolved at compile time.
 ///
@@ -52,6 +83,10 @@ pub trait Arch:
     // --- data ---
     /// Per-arch scalars (`arch-scalars.tsv`, `address-map.tsv`).
     const SCALARS: Scalars;
+    /// Whether the userspace HAL runs the TTT default configuration on this generation's
+    /// NORMAL transition (seed 004 §2: MARIANA only). An arch that sets it implements
+    /// [`caps::TargetTranslationTable`](crate::caps::TargetTranslationTable).
+    const TTT_DEFAULT_ON_NORMAL: bool = false;
     /// The UDMA register-offset set (version common: [`UdmaLayout::REV4`]).
     const UDMA: UdmaLayout = UdmaLayout::REV4;
 
@@ -117,6 +152,19 @@ pub trait Arch:
     /// BAR4 offset of a device HBM range.
     fn bar4_offset(addr: u64, size: u64) -> Result<u64, ArchError> {
         Self::SCALARS.bar4_offset(addr, size)
+    }
+
+    /// Logical-to-physical NeuronCore map entry `entry` (`ncdev_logical_to_physical_nc_map`):
+    /// version common, no map ([`ArchError::NcMapUnsupported`], V2); V3 answers from its
+    /// table with the die flip, V4 overrides by platform.
+    fn logical_to_physical_nc(
+        mapping_type: u32,
+        entry: u16,
+        platform: Option<Platform>,
+        die_flipped: bool,
+    ) -> Result<NcLocation, ArchError> {
+        let _ = (mapping_type, entry, platform, die_flipped);
+        Err(ArchError::NcMapUnsupported)
     }
 
     /// Whether user space may not write BAR0 offset `off`.

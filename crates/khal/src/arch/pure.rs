@@ -262,7 +262,7 @@ impl Scalars {
     /// engines by group, then the H2T engines.
     pub fn udma_engine_offset(&self, engine: u32) -> Result<u64, ArchError> {
         let err = ArchError::EngineOutOfRange { engine };
-        if engine < u32::from(self.dma_eng_per_nd) {
+        if engine < u32::from(self.seng_dma_eng_per_nd) {
             let per = u32::from(self.udma_engines_per_group.max(1));
             let group = usize::try_from(engine / per).map_err(|_| err)?;
             let base = self.udma_group_bases.get(group).ok_or(err)?;
@@ -278,7 +278,8 @@ impl Scalars {
 
     /// Every DMA engine id of the device (core engines, then H2T engines).
     pub fn engine_ids(&self) -> impl Iterator<Item = u32> + '_ {
-        (0..u32::from(self.dma_eng_per_nd)).chain(self.h2t_engine_ids.iter().map(|&i| u32::from(i)))
+        (0..u32::from(self.seng_dma_eng_per_nd))
+            .chain(self.h2t_engine_ids.iter().map(|&i| u32::from(i)))
     }
 
     /// Whether user space may not write BAR0 offset `off` (`ndma_is_bar0_write_blocked`):

@@ -4,6 +4,10 @@
 pub trait UdmaRevision: Copy + core::fmt::Debug + Send + Sync + 'static {
     /// The revision number.
     const NUMBER: u8;
+    /// Primary group D bits the M2S error bring-up lifts (`iofic::error_masks`, seed 004 §4).
+    const M2S_PRIMARY_D_UNMASK: u32;
+    /// Secondary group B causes the S2M error bring-up unmasks (`iofic::error_masks`).
+    const S2M_ERROR_MASK: u32;
 }
 
 /// UDMA revision 3: an older engine. No current arch uses it and the reference has no
@@ -17,15 +21,33 @@ pub struct Rev4;
 
 impl UdmaRevision for Rev3 {
     const NUMBER: u8 = 3;
+    const M2S_PRIMARY_D_UNMASK: u32 = iofic::error_masks::M2S_PRIMARY_D_UNMASK_UP_TO_REV3;
+    const S2M_ERROR_MASK: u32 = iofic::error_masks::S2M_ERROR_MASK_UP_TO_REV3;
 }
 impl UdmaRevision for Rev4 {
     const NUMBER: u8 = 4;
+    const M2S_PRIMARY_D_UNMASK: u32 = iofic::error_masks::M2S_PRIMARY_D_UNMASK_REV4;
+    const S2M_ERROR_MASK: u32 = iofic::error_masks::S2M_ERROR_MASK_REV4;
 }
+
+/// Marker: the revision steers target ids through the V3 word at `gen + 0x23EC`
+/// (`al_udma_gen_tgtid_conf_queue_set_adv`, `rev_id <= 3` branch, seed 004 §2).
+pub trait TgtidLayoutV3: UdmaRevision {}
+impl TgtidLayoutV3 for Rev3 {}
+
+/// Marker: the revision steers target ids through the per-queue `16*(qid+608)` blocks
+/// (`rev_id > 3` branch, seed 004 §2).
+pub trait TgtidLayoutV4: UdmaRevision {}
+impl TgtidLayoutV4 for Rev4 {}
+
+/// Marker: the revision has the Target Translation Table (`al_udma_ttt_en`:
+/// `assert(udma->rev_id >= 4)`, seed 004 §2).
+pub trait TttRevision: UdmaRevision {}
+impl TttRevision for Rev4 {}
 
 /// Marker: the revision lays out the per-queue target-steering selectors as revision 4's
 /// `vmpr_v4` blocks in `gen_ex` (the only layout the reference gives).
 ///
-/// Revision 4 also brings the Target Translation Table, but the reference has no register
-/// facts for it, so no API here touches it (see the crate docs, "Not modelled").
+/// Revision 4 also brings the Target Translation Table ([`TttRevision`]).
 pub trait SteeringLayoutV4: UdmaRevision {}
 impl SteeringLayoutV4 for Rev4 {}

@@ -51,8 +51,12 @@ pub struct Scalars {
     pub ts_per_device: u8,
     /// DMA engines per NC.
     pub dma_eng_per_nc: u8,
-    /// Core-owned DMA engines per device (H2T engines excluded).
-    pub dma_eng_per_nd: u16,
+    /// Core-owned (SENG) DMA engines per device, H2T engines excluded
+    /// (`seng_dma_eng_per_nd`, the 2.26.5.0 name of the former `dma_eng_per_nd`).
+    pub seng_dma_eng_per_nd: u16,
+    /// Host-facing (H2T) DMA engines per device (`h2d_dma_eng_per_nd`, new in 2.26.5.0: V2 2,
+    /// V3/V4 4; set by the kernel's registrars, read by no kernel code).
+    pub h2d_dma_eng_per_nd: u8,
     /// HBM channels.
     pub dram_channels: u8,
     /// BAR0 stride of the NC windows (also the NC window size).
@@ -93,8 +97,13 @@ pub struct Scalars {
     /// Entries of the logical-to-physical NC map (0: not supported).
     pub logical_to_physical_nc_entries: u16,
     // --- udma / ndma ---
-    /// M2S read data FIFO depth in 256-bit beats (`m2s_rd.data_cfg`).
+    /// M2S read data FIFO depth in 256-bit beats (`m2s_rd.data_cfg`) as the **kernel**
+    /// programs it (`arch-scalars.tsv` `num_beats`: V2 1024, V3 and V4 2296).
     pub num_beats: u16,
+    /// M2S read data FIFO depth as the **userspace HAL** programs it (seed 004 §2
+    /// `al_udma_init`: `[m2s+0x310]` = 2296 on CAYMAN, 4088 on MARIANA, 0x400 otherwise).
+    /// V4 differs from the kernel's value here: an override in `khal-mariana`.
+    pub hal_data_fifo_depth: u16,
     /// Retry a memcpy that timed out inside a core-reset window (V2 hardware issue).
     pub ndma_retry_memcpy: bool,
     /// Engine init reserves the max read AXI id (smaller outstanding limits).
@@ -160,6 +169,10 @@ pub struct Scalars {
     pub pe_wl_cntr_offsets: &'static [u64],
     /// BAR0 offset of each core's fast weight-load counter.
     pub pe_fast_wl_cntr_offsets: &'static [u64],
+    /// Whether `pe_get_aggregated_wl_cycle_cnt` adds the normal weight-load counter to the
+    /// fast weight-load sum (`arch-callbacks.tsv`: V2 "fast-WL sum only (normal WL counters
+    /// already include fast WL)", V3 "normal WL counter + fast-WL sum"; V4 inherits V3).
+    pub pe_aggregated_wl_adds_normal: bool,
     /// BAR0 offset of each core's idle counter.
     pub pe_idle_cntr_offsets: &'static [u64],
 }

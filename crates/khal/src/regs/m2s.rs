@@ -177,6 +177,24 @@ register! { "m2s" in M2S_BASE;
     pub RlimitMask: u32 = "m2s_stream_rate_limiter.rlimit.mask" @ 0x03d4;
     /// TX completion application-acknowledge timeout.
     pub CompCfgApplicationAck: u32 = "m2s_comp.cfg_application_ack" @ 0x0408;
-    /// Read-only DMA version / feature word.
+    /// Read-only DMA version / feature word: what the userspace HAL's
+    /// `al_udma_revision_get` reads (seed 004 §2 `al_udma_init`; see [`UDMA_REV_ID_4`]).
     pub DmaVersion: u32 = "m2s_feature.dma_version" @ 0x0604;
+}
+
+/// The only UDMA revision the userspace HAL initialises (`AL_UDMA_REV_ID_4`, seed 004 §2:
+/// `al_udma_init` refuses any other `rev_id` with -EINVAL, "unsupported DMA rev id").
+///
+/// Which bits of [`DmaVersion`] hold the revision is **stated by neither source**: the seed
+/// names the function (`al_udma_revision_get` @0x45fbe0, "read UDMA rev reg") without its
+/// body, and the reference lists `m2s_feature.dma_version` ("read-only DMA version / feature
+/// word") without a field table. This crate compares the **whole word** with 4
+/// ([`revision_from_dma_version`]); the public Annapurna Labs HAL (an outside reference, not
+/// one of this project's sources) does the same for revision 4 and later.
+pub const UDMA_REV_ID_4: u32 = 4;
+
+/// The revision `al_udma_revision_get` reports for a [`DmaVersion`] word: the word itself
+/// (see [`UDMA_REV_ID_4`] for why, and what is unknown).
+pub const fn revision_from_dma_version(word: u32) -> u32 {
+    word
 }

@@ -1,5 +1,21 @@
 //! The `register!` declaration macro (nova-core style, on top of `mmio::Register`).
 
+/// One zero-sized register marker and its `mmio::Register` impl (shared by `register!` and
+/// `seed_register!`).
+macro_rules! marker {
+    ($(#[$meta:meta])* $vis:vis $name:ident : $value:ty = $tname:literal @ $off:literal) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        $vis struct $name;
+
+        impl mmio::Register for $name {
+            const OFFSET: usize = $off;
+            const NAME: &'static str = $tname;
+            type Value = $value;
+        }
+    };
+}
+
 /// Declares zero-sized register markers and checks them against the reference table.
 ///
 /// ```text
@@ -34,19 +50,37 @@ macro_rules! register {
         $(#[$meta:meta])*
         $vis:vis $name:ident : $value:ty = $tname:literal @ $off:literal;
     )*) => {$(
-        $(#[$meta])*
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        $vis struct $name;
-
-        impl mmio::Register for $name {
-            const OFFSET: usize = $off;
-            const NAME: &'static str = $tname;
-            type Value = $value;
-        }
+        marker! { $(#[$meta])* $vis $name: $value = $tname @ $off }
 
         const _: () = assert!(
             $crate::table::offset_is($block, $tname, $off),
             concat!("offset of ", $block, " ", $tname, " disagrees with udma-registers.tsv")
+        );
+    )*};
+}
+
+/// Declares zero-sized register markers for registers a **seed** names with an offset that
+/// the reference table (driver 2.26.5.0) does not list.
+///
+/// ```text
+/// seed_register! { "s2m";
+///     /// doc, citing the seed file, section and function
+///     pub NoDescCfgReg: NoDescCfg = "s2m.no_desc_cfg" @ 0x0344;
+/// }
+/// ```
+/// Same marker shape as `register!`, plus a `const` assertion that no row of the block in
+/// `udma-registers.tsv` sits at that offset (a seed fact must not silently shadow a
+/// reference register). The name is this crate's, since neither source names the register.
+macro_rules! seed_register {
+    ($block:literal; $(
+        $(#[$meta:meta])*
+        $vis:vis $name:ident : $value:ty = $tname:literal @ $off:literal;
+    )*) => {$(
+        marker! { $(#[$meta])* $vis $name: $value = $tname @ $off }
+
+        const _: () = assert!(
+            $crate::table::no_row_at($block, $off),
+            concat!("seed register ", $tname, " collides with a udma-registers.tsv row")
         );
     )*};
 }

@@ -97,6 +97,47 @@ pub struct CompCfg1c {
     __: u32,
 }
 
+/// The S2M "no descriptor" policy word at S2M `+0x344` (seed 004 §2
+/// `al_udma_s2m_no_desc_cfg_set` @0x4752f0): what the RX engine does with a packet when the
+/// queue has no descriptor for it. The reference lists no register at this offset.
+///
+/// Bits the seed does not name (24..=26, 29..=31) are kept as read.
+#[bitfield(u32)]
+#[derive(PartialEq, Eq, Hash)]
+pub struct NoDescCfg {
+    /// How long to wait for a descriptor (`[23:0]`; the seed gives no unit). With
+    /// [`drop_en`](Self::drop_en) clear, 0 means "wait forever" (the seed's warning: "setting
+    /// timeout to 0 will cause the udma to wait forever instead of dropping the packet").
+    #[bits(24)]
+    pub timeout: u32,
+    #[bits(3)]
+    __: u8,
+    /// Bit 27: drop the packet (after the timeout) instead of waiting.
+    pub drop_en: bool,
+    /// Bit 28: the seed's "mask" bit (no further meaning given).
+    pub mask: bool,
+    #[bits(3)]
+    __: u8,
+}
+
+impl NoDescCfg {
+    /// Bits 27 and 28, which `al_udma_s2m_no_desc_cfg_set` clears before it sets them
+    /// (`r & ~0x18000000`).
+    pub const POLICY_BITS: u32 = 0x1800_0000;
+    /// The timeout field `[23:0]` (`timeout & 0x00FFFFFF`).
+    pub const TIMEOUT_MASK: u32 = 0x00FF_FFFF;
+}
+
+seed_register! { "s2m";
+    /// S2M "no descriptor" policy (seed 004 §2 `al_udma_s2m_no_desc_cfg_set`: S2M common
+    /// `+0x344`; abs `0x20344`: the seed's `al_udma_init` places S2M at `regs_base + 0x20000`,
+    /// as the reference does).
+    pub NoDescCfgReg: NoDescCfg = "s2m.no_desc_cfg" @ 0x0344;
+}
+
+/// Offset from the unit base of [`NoDescCfgReg`].
+pub const NO_DESC_CFG_ABS: usize = S2M_BASE + <NoDescCfgReg as mmio::Register>::OFFSET;
+
 register! { "s2m" in S2M_BASE;
     /// AXI settings for RX data writes, word 1.
     pub AxiDataWrCfg1: u32 = "axi_s2m.data_wr_cfg_1" @ 0x0100;

@@ -8,31 +8,47 @@ use udma_desc::{QUEUES_PER_ENGINE, QueueId};
 use super::UdmaError;
 use super::error::RevisionFeature;
 use super::prefetch::{MIN_DESCS_PER_PACKET, check_max_descs, max_descs_in_range};
+use super::profile::DATA_CFG_MAX_PKT_LIMIT;
 use crate::Arch;
 use crate::regs::queue::{self, Dir, QueueCfg};
 use crate::regs::{gen_ex, general, m2s, s2m, unit};
 
 /// Queue-count argument meaning "every queue" (16).
-pub const QUEUE_COUNT_ALL: u8 = 0xff;
-/// AXI transaction timeout programmed at engine init (100,000,000 cycles, about 0.1 s).
-pub const AXI_TIMEOUT: u32 = 100_000_000;
+pub const QUEUE_COUNT_ALL: u8 = super::NUM_OF_QUEUES_ALL;
+/// UDMA revision 4 as the handle stores it.
+pub(super) const REV_4: u8 = 4;
+const _: () = assert!(REV_4 as u32 == crate::regs::m2s::UDMA_REV_ID_4);
+/// AXI transaction timeout the kernel programs at engine init (100,000,000 cycles, about
+/// 0.1 s); the userspace HAL writes [`HAL_PKT_CLK`](super::HAL_PKT_CLK) there instead.
+pub const AXI_TIMEOUT: u32 = super::KERNEL_AXI_TIMEOUT;
 /// `axi_s2m.ostand_cfg_wr`: 128 data writes, 0x40 beats, 128 completion writes, 0x40 beats.
 pub const OSTAND_S2M_WR: s2m::OstandCfgWr = s2m::OstandCfgWr::new()
     .with_max_data_wr_ostand(128)
     .with_max_data_beats_wr(0x40)
     .with_max_comp_req(128)
     .with_max_comp_data_wr(0x40);
-/// M2S packet-count limit of the read-data FIFO (the register's reset value).
-const DATA_CFG_MAX_PKT_LIMIT: u16 = 0x100;
 /// Completion entries are 16 bytes; the engine counts them in 32-bit words.
 const COMPLETION_DESC_WORDS: u16 = 16 / 4;
 /// `m2s.cfg_len` as engine init programs it: the largest packet the 20-bit field holds
 /// (the same limit the `udma-desc` packet builder enforces) and 64 KiB encoded as length 0
 /// (the encoding `udma_desc::encode_size` produces). A `const`, so a limit that did not fit
 /// the field would fail the build instead of panicking in the setter.
-const CFG_LEN: m2s::CfgLen = m2s::CfgLen::new()
+pub(super) const CFG_LEN: m2s::CfgLen = m2s::CfgLen::new()
     .with_max_pkt_size(udma_desc::MAX_PACKET_BYTES)
     .with_encode_64k(true);
+
+/// Writes `cfg` = `0x0003_0000` (EN_PREF | EN_SCHEDULING over a zero cache) to the TX then
+/// RX queue of every queue number, as both sources' engine init does before the cache is
+/// filled (kernel: `udma-notes.md` §2 step 2 and quirk 6; seed 004 §2 `al_udma_q_enable`).
+pub(super) fn enable_every_queue<M: Mmio>(r: &M) {
+    let enable = QueueCfg::new().enabled();
+    for q in QueueId::all() {
+        for d in queue::DIRECTIONS {
+            r.window(queue::queue_base(d, q))
+                .write::<queue::Cfg>(enable);
+        }
+    }
+}
 
 /// `axi_m2s.ostand_cfg`: 128/128/128/32, or 111/8/0/0 when the max read AXI id is
 /// reserved (V2).
@@ -132,7 +148,7 @@ impl<A: Arch> ArchPacketLimit<A> {
 /// receive them: the generated `bitfield-struct` setters panic on a value wider than the
 /// field, so an arch whose table does not fit must not build (rather than panic in
 /// [`Udma::init`], or be silently masked as the vendor's C would).
-struct ArchEngineScalars<A>(PhantomData<A>);
+pub(super) struct ArchEngineScalars<A>(PhantomData<A>);
 
 impl<A: Arch> ArchEngineScalars<A> {
     /// `SCALARS.num_beats`, which must fit `m2s_rd.data_cfg` `data_fifo_depth`.
@@ -141,6 +157,16 @@ impl<A: Arch> ArchEngineScalars<A> {
         assert!(
             m2s::DataCfg::new().with_data_fifo_depth_checked(n).is_ok(),
             "the arch's num_beats does not fit m2s_rd.data_cfg data_fifo_depth"
+        );
+        n
+    };
+    /// `SCALARS.hal_data_fifo_depth` (the userspace HAL's), which must fit
+    /// `m2s_rd.data_cfg` `data_fifo_depth`.
+    pub(super) const HAL_DATA_FIFO_DEPTH: u16 = {
+        let n = A::SCALARS.hal_data_fifo_depth;
+        assert!(
+            m2s::DataCfg::new().with_data_fifo_depth_checked(n).is_ok(),
+            "the arch's hal_data_fifo_depth does not fit m2s_rd.data_cfg data_fifo_depth"
         );
         n
     };
@@ -185,7 +211,7 @@ impl<A: Arch, M: Mmio> Udma<A, M> {
     fn check_queue_count(requested: u8) -> Result<u8, UdmaError> {
         match requested {
             QUEUE_COUNT_ALL => Ok(QUEUES_PER_ENGINE),
-            1..=QUEUES_PER_ENGINE => Ok(requested),
+            1..=super::MAX_QUEUES => Ok(requested),
             _ => Err(UdmaError::BadQueueCount { requested }),
         }
     }
@@ -200,7 +226,9 @@ impl<A: Arch, M: Mmio> Udma<A, M> {
         }
     }
 
-    /// Engine init, in the driver's order: enable the 32 queue cfgs; engine defaults (data
+    /// The **kernel's** engine init ([`BringUpProfile::Kernel`](super::BringUpProfile)),
+    /// what the emulated kernel's probe runs; user code defaults to the userspace HAL's
+    /// ([`init_hal`](Self::init_hal), [`init_with`](Self::init_with)). In the driver's order: enable the 32 queue cfgs; engine defaults (data
     /// FIFO, outstanding limits, AXI timeout, packet length, stream, address selectors, V4's
     /// wide write limit, completion-head reporting); TX then RX error-interrupt unmask
     /// (through `iofic`); completion descriptor size; prefetch and burst setup.
@@ -220,12 +248,7 @@ impl<A: Arch, M: Mmio> Udma<A, M> {
 
         // Step 2. The driver ORs the enable bits into a cfg cache that is still zero at this
         // point (it fills it at step 6), so the reset bits 24-25 are not written: 0x00030000.
-        let first_enable = QueueCfg::new().enabled();
-        for q in QueueId::all() {
-            for d in Dir::BOTH {
-                r.window(d.queue_base(q)).write::<queue::Cfg>(first_enable);
-            }
-        }
+        enable_every_queue(r);
 
         // Step 3: engine defaults.
         let s = &A::SCALARS;

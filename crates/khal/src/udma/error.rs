@@ -31,6 +31,48 @@ pub enum UdmaError {
         /// The arch's UDMA revision.
         arch: u8,
     },
+    /// The userspace HAL's `al_udma_init` read a UDMA revision other than 4 from
+    /// `m2s_feature.dma_version` (seed 004 §2: "unsupported DMA rev id: %d", -EINVAL).
+    UnsupportedDmaRevision {
+        /// The revision read.
+        value: u32,
+    },
+    /// `al_udma_iofic_config_ex` (the caller's, for `iofic_mode`) failed (seed 004 §2:
+    /// "failed configure iofic"; its return code is passed back).
+    IoficConfigFailed {
+        /// Its return code.
+        rc: i32,
+    },
+    /// An S2M no-descriptor timeout wider than its 24-bit field.
+    NoDescTimeoutTooWide {
+        /// The timeout given.
+        timeout: u32,
+    },
+    /// An S2M no-descriptor policy of "no drop, timeout 0", which waits forever (seed 004
+    /// §2); use the explicit `set_s2m_no_desc_wait_forever`.
+    NoDescWaitForever,
+    /// A TTT entry field that does not fit its word.
+    TttEntryField {
+        /// Which field.
+        field: super::TttField,
+        /// Its value.
+        value: u32,
+    },
+    /// The TTT ready bit did not come up within the poll bound.
+    TttNotReady {
+        /// Reads made.
+        polls: u32,
+    },
+    /// NORMAL on an arch whose NORMAL transition runs the TTT default configuration, asked
+    /// without the TTT window and defaults.
+    TttSetupRequired,
+    /// The engine did not report the requested state within the poll bound.
+    StateWaitTimeout {
+        /// The state asked for.
+        state: crate::udma::UdmaState,
+        /// Rounds polled.
+        polls: u32,
+    },
     /// More queues requested than the engine has (16), or none.
     BadQueueCount {
         /// The count given.
@@ -92,6 +134,38 @@ impl fmt::Display for UdmaError {
                     f,
                     "hardware reports UDMA revision {hardware}, the arch has {arch}"
                 )
+            }
+            UdmaError::UnsupportedDmaRevision { value } => {
+                write!(
+                    f,
+                    "unsupported DMA rev id: {value} (only revision 4 is initialised)"
+                )
+            }
+            UdmaError::IoficConfigFailed { rc } => {
+                write!(
+                    f,
+                    "failed to configure the IOFIC (al_udma_iofic_config_ex: {rc})"
+                )
+            }
+            UdmaError::NoDescTimeoutTooWide { timeout } => {
+                write!(f, "no-descriptor timeout {timeout:#x} does not fit 24 bits")
+            }
+            UdmaError::NoDescWaitForever => write!(
+                f,
+                "no-descriptor timeout 0 without drop waits forever; opt in explicitly"
+            ),
+            UdmaError::TttEntryField { field, value } => {
+                write!(f, "TTT entry {field:?} {value:#x} does not fit its word")
+            }
+            UdmaError::TttNotReady { polls } => {
+                write!(f, "TTT not ready after {polls} polls")
+            }
+            UdmaError::TttSetupRequired => write!(
+                f,
+                "NORMAL on this arch runs the TTT default configuration: use state_set_wait_ttt"
+            ),
+            UdmaError::StateWaitTimeout { state, polls } => {
+                write!(f, "engine did not report {state:?} after {polls} polls")
             }
             UdmaError::BadQueueCount { requested } => {
                 write!(f, "queue count {requested} is not 1..=16 or 0xff")

@@ -19,11 +19,16 @@ mod doorbell;
 mod engine;
 mod error;
 mod error_irq;
+mod hal_init;
+mod no_desc;
 mod prefetch;
+mod profile;
 mod queue;
 mod ring_id;
 mod state;
 mod steering;
+mod tgtid;
+mod ttt;
 
 pub use axi_errors::{
     AXI_ERROR_CONTROL_ROW_DATA, AXI_ERROR_CONTROL_ROW_LOW, AXI_ERROR_CONTROL_ROW_QUEUE_SHIFT,
@@ -37,6 +42,12 @@ pub use engine::{
 pub use error::{RevisionFeature, UdmaError};
 pub use error_irq::unmask_error_interrupts;
 pub use prefetch::{MAX_DESCS_PER_PACKET, MIN_DESCS_PER_PACKET};
+pub use profile::{
+    BringUpProfile, DATA_CFG_MAX_PKT_LIMIT, HAL_PKT_CLK, KERNEL_AXI_TIMEOUT, MAX_QUEUES,
+    NUM_OF_QUEUES_ALL, S2M_APP_ACK_TIMEOUT,
+};
 pub use queue::{MAX_RING_SIZE, MIN_RING_SIZE, RING_ALIGN, RingConfig};
 pub use state::UdmaState;
 pub use steering::QueueTarget;
+pub use tgtid::TGTID_QUEUE_V4_WORDS;
+pub use ttt::{TttDefaults, TttEntry, TttField};

@@ -156,6 +156,17 @@ impl<A: Arch, M: Mmio> Udma<A, M> {
         Ok(())
     }
 
+    /// Turns TX queue `q`'s completion coalescing on or off: read-modify-write of TX
+    /// `comp_cfg` `DIS_COMP_COAL` (bit 1; `udma-bitfields.tsv` row `m2s_q.comp_cfg`). The seed
+    /// names the HAL's completion-coalescing setters without their registers; this is the
+    /// reference's bit, which it states for TX only (no RX counterpart is modelled).
+    pub fn set_tx_queue_comp_coalescing(&self, q: QueueId, enable: bool) -> Result<(), UdmaError> {
+        self.check_queue(q)?;
+        let v = self.read_queue::<TxCompCfg>(Dir::Tx, q);
+        self.write_comp_cfg(Dir::Tx, q, v.with_dis_comp_coal(!enable));
+        Ok(())
+    }
+
     /// Reads back queue `q`'s cfg.
     pub fn queue_cfg(&self, dir: Dir, q: QueueId) -> Result<QueueCfg, UdmaError> {
         self.check_queue(q)?;

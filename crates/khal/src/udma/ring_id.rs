@@ -34,7 +34,7 @@ impl<A: RingIdErrorMasking, M: Mmio> Udma<A, M> {
     /// Steps 3 and 4 belong to a controller outside the unit whose location the reference
     /// does not give; use [`Self::mask_ring_id_errors_with_external`] when the caller has a
     /// window on it. The product runs this for NeuronCore engines only
-    /// (ids below `SCALARS.dma_eng_per_nd`, i.e. not the H2T engines); the handle does not
+    /// (ids below `SCALARS.seng_dma_eng_per_nd`, i.e. not the H2T engines); the handle does not
     /// know its engine id, so that choice is the caller's.
     ///
     /// Only V3 and V4 implement [`RingIdErrorMasking`]; on V2 this does not compile.

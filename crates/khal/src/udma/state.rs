@@ -81,6 +81,41 @@ impl<A: Arch, M: Mmio> Udma<A, M> {
         Ok(())
     }
 
+    /// `al_udma_state_set_wait` (seed 004 §2): [`set_state`](Self::set_state), then read
+    /// both directions until they report it, at most `max_polls` rounds
+    /// ([`UdmaError::StateWaitTimeout`] past them). DISABLE is never reported by the state
+    /// read (`udma-notes.md` §7), so waiting for DISABLE waits for IDLE.
+    ///
+    /// On an arch whose NORMAL transition runs the TTT default configuration (MARIANA,
+    /// [`Arch::TTT_DEFAULT_ON_NORMAL`]) NORMAL is refused here
+    /// ([`UdmaError::TttSetupRequired`], nothing written): use
+    /// [`state_set_wait_ttt`](Self::state_set_wait_ttt).
+    pub fn state_set_wait(&self, state: UdmaState, max_polls: u32) -> Result<(), UdmaError> {
+        if state == UdmaState::Normal && A::TTT_DEFAULT_ON_NORMAL {
+            return Err(UdmaError::TttSetupRequired);
+        }
+        self.set_state(state)?;
+        self.wait_state(state, max_polls)
+    }
+
+    /// Polls both directions until they report `state` (DISABLE: IDLE), at most `max_polls`
+    /// rounds.
+    pub(crate) fn wait_state(&self, state: UdmaState, max_polls: u32) -> Result<(), UdmaError> {
+        let want = match state {
+            UdmaState::Disable => UdmaState::Idle,
+            s => s,
+        };
+        for _ in 0..max_polls {
+            if self.state(Dir::Tx) == want && self.state(Dir::Rx) == want {
+                return Ok(());
+            }
+        }
+        Err(UdmaError::StateWaitTimeout {
+            state,
+            polls: max_polls,
+        })
+    }
+
     /// Reads direction `dir`'s state. TX: the four sub-unit fields. RX: first whether the
     /// stream is enabled — disabled only when `s2m.stream_cfg` has DISABLE, FLUSH and
     /// STOP_PREFETCH, unless an active configured queue (prefetch or scheduling on) says its

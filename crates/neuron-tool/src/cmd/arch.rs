@@ -11,75 +11,6 @@ use crate::arch_select::{ArchVisitor, dispatch};
 use crate::cli::ArchArgs;
 use crate::error::{Result, ToolError};
 
-/// Scalars whose names hold one of these words (split at `_`) are addresses, sizes or bit
-/// masks and print in hex; the rest (counts, milliseconds, ids) in decimal.
-const HEX_WORDS: [&str; 9] = [
-    "offset", "offsets", "base", "bases", "size", "stride", "mask", "map", "carveout",
-];
-
-/// Rewrites every decimal number of `value` in hex.
-fn hex_numbers(value: &str) -> String {
-    let mut out = String::new();
-    let mut digits = String::new();
-    let mut prev_word = false;
-    let flush = |digits: &mut String, out: &mut String| {
-        if let Ok(n) = digits.parse::<u64>() {
-            out.push_str(&format!("{n:#x}"));
-        } else {
-            out.push_str(digits);
-        }
-        digits.clear();
-    };
-    for c in value.chars() {
-        if c.is_ascii_digit() && (!prev_word || !digits.is_empty()) {
-            digits.push(c);
-            continue;
-        }
-        flush(&mut digits, &mut out);
-        prev_word = c.is_ascii_alphanumeric() || c == '_';
-        out.push(c);
-    }
-    flush(&mut digits, &mut out);
-    out
-}
-
-/// Splits the one-line `Debug` of a struct (every field by name, so always in sync with
-/// `khal::Scalars`) into `(name, value)` pairs, values with address-like names in hex.
-fn scalar_fields(debug: &str) -> Vec<(String, String)> {
-    let body = debug
-        .split_once('{')
-        .map_or(debug, |(_, b)| b)
-        .trim()
-        .trim_end_matches('}')
-        .trim();
-    let mut fields = Vec::new();
-    let (mut depth, mut start) = (0i32, 0usize);
-    let mut push = |part: &str| {
-        if let Some((name, value)) = part.trim().split_once(": ") {
-            let hexy = name.split('_').any(|w| HEX_WORDS.contains(&w));
-            let value = if hexy {
-                hex_numbers(value)
-            } else {
-                value.to_string()
-            };
-            fields.push((name.to_string(), value));
-        }
-    };
-    for (i, c) in body.char_indices() {
-        match c {
-            '[' | '{' | '(' => depth += 1,
-            ']' | '}' | ')' => depth -= 1,
-            ',' if depth == 0 => {
-                push(body.get(start..i).unwrap_or_default());
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    push(body.get(start..).unwrap_or_default());
-    fields
-}
-
 struct Facts<'a, W> {
     out: &'a mut W,
     device_id: Option<u16>,
@@ -153,8 +84,8 @@ impl<W: Write> ArchVisitor for Facts<'_, W> {
             writeln!(out, "  {name:<34} {v:#010x}")?;
         }
         writeln!(out, "scalars:")?;
-        for (name, value) in scalar_fields(&format!("{:?}", A::SCALARS)) {
-            writeln!(out, "  {name:<34} {value}")?;
+        for f in A::SCALARS.fields() {
+            writeln!(out, "  {:<34} {}", f.name, f.value)?;
         }
         Ok(())
     }
@@ -182,36 +113,37 @@ pub fn run(args: &ArchArgs, out: &mut impl Write) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::scalar_fields;
+    use super::run;
+    use crate::cli::ArchArgs;
 
     #[test]
-    fn fields_split_at_top_level_with_address_like_values_in_hex() {
-        #[derive(Debug)]
-        #[allow(dead_code)]
-        struct S {
-            semaphore_count: u16,
-            pci_host_base: u64,
-            hbm_bases: &'static [u64],
-            window: (u8, u8),
-            dev_nc_map: u32,
-            opt: Option<u8>,
-        }
-        let s = S {
-            semaphore_count: 256,
-            pci_host_base: 0x4000_0000_0000,
-            hbm_bases: &[0, 0x40_0000_0000],
-            window: (10, 11),
-            dev_nc_map: 0xff,
-            opt: None,
+    fn scalars_print_from_the_structured_listing() {
+        let mut out = Vec::new();
+        let args = ArchArgs {
+            device_id: Some(0x7564),
+            arch: None,
         };
-        let f = scalar_fields(&format!("{s:?}"));
-        let get = |n: &str| f.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str());
-        assert_eq!(f.len(), 6, "{f:?}");
-        assert_eq!(get("semaphore_count"), Some("256"));
-        assert_eq!(get("pci_host_base"), Some("0x400000000000"));
-        assert_eq!(get("hbm_bases"), Some("[0x0, 0x4000000000]"));
-        assert_eq!(get("window"), Some("(10, 11)"));
-        assert_eq!(get("dev_nc_map"), Some("0xff"));
-        assert_eq!(get("opt"), Some("None"));
+        run(&args, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let line = |name: &str| {
+            text.lines()
+                .find(|l| l.split_whitespace().next() == Some(name))
+                .map(|l| l.split_whitespace().skip(1).collect::<Vec<_>>().join(" "))
+        };
+        // arch-scalars.tsv / address-map.tsv values, printed by the listing's rules.
+        assert_eq!(line("hbm_active_size").as_deref(), Some("0x900000000"));
+        assert_eq!(line("semaphore_count").as_deref(), Some("256"));
+        assert_eq!(line("hal_data_fifo_depth").as_deref(), Some("4088"));
+        assert_eq!(
+            line("npe_neighbor_eng_ids").as_deref(),
+            Some("[[40, 72], [8, 104]]")
+        );
+        assert_eq!(line("compatible_version").as_deref(), Some("10..=11"));
+        let scalar_lines = text
+            .lines()
+            .skip_while(|l| *l != "scalars:")
+            .skip(1)
+            .count();
+        assert_eq!(scalar_lines, khal::Scalars::FIELD_COUNT);
     }
 }

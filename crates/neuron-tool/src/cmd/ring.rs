@@ -1,25 +1,22 @@
 //! `neuron-tool ring decode`: a raw ring dump, the descriptors the engine would take, and
-//! the packets that would make it fault.
+//! where it would wait or fault.
 //!
-//! The engine model is the one `neuron-emu` implements (and the vendor notes describe): the
-//! head starts at a slot expecting a ring id (the phase); it takes descriptors while their
-//! ring id matches, and its expected id goes `+1 mod 4` each time it wraps past the last
-//! slot. The first mismatch is where it stops and waits. TX meta descriptors (META set) are
-//! not phase-checked: their ring-id bits hold a CME index.
+//! The tool parses the dump and prints; the walk is `neuron_emu::engine_walk`, the one the
+//! device model executes (framing, CME, phase, limits), with the limits an engine of the
+//! chosen arch holds after `khal` bring-up ([`neuron_emu::rules_after_init`]).
 //!
-//! Packets (TX only: RX descriptors have no FIRST/LAST) are checked over the descriptors
-//! taken, in engine order: a packet starts with FIRST and ends with LAST (CONCAT chains the
-//! next descriptor in, so a FIRST after CONCAT is fine); more TX descriptors than the arch's
-//! `MAX_TX_DESCS_PER_PACKET` or more bytes than the engine's maximum packet size is a fault.
+//! A dump has no tail pointer: unless `--posted` says how many descriptors the doorbells
+//! handed over, the posted ones are those whose ring id is the phase the engine expects at
+//! their slot (`engine_walk::phase_scan`: what software wrote for this lap).
 
 use std::fmt;
 use std::io::Write;
 
 use khal::Arch;
-use udma_desc::caps::PacketCaps;
-use udma_desc::{
-    DESC_BYTES, Decoded, Descriptor, Direction, MAX_PACKET_BYTES, Ring, RingDump, RingId, TxLenCtrl,
-};
+use khal::udma::EngineParams;
+use neuron_emu::engine_walk::{self, Pending, PhaseScan, RingPos, WalkRules};
+use neuron_emu::{Fault, rules_after_init};
+use udma_desc::{DESC_BYTES, Decoded, Descriptor, Direction, Ring, RingDump, RingId};
 
 use crate::arch_select::{ArchVisitor, dispatch};
 use crate::cli::RingDecodeArgs;
@@ -28,99 +25,33 @@ use crate::error::{Result, ToolError};
 /// What the engine does at a slot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mark {
-    /// Taken, as the `order`-th descriptor (from 1), with the phase it matched.
+    /// Taken, as the `order`-th descriptor (from 1).
     Taken {
         /// Position in engine order, from 1.
         order: u32,
     },
-    /// The engine stops here: the ring id is not the one it expects.
+    /// Posted, in a packet the engine waits to complete.
+    Waiting,
+    /// The engine faults here.
+    Fault,
+    /// Not posted: the ring id is not the one the engine expects (the lap ends here).
     Stop {
         /// What the engine expects at this slot.
         expected: RingId,
     },
-    /// Behind the stop: not reached.
+    /// Not reached.
     NotReached,
 }
 
-/// A packet (or dump) the engine would reject.
+/// How the walk over the posted descriptors ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Problem {
-    /// A packet that starts at `start` and has no LAST before the FIRST of the next packet at
-    /// `next` (or before the engine stops, `next = None`).
-    FirstWithoutLast {
-        /// Slot of the packet's FIRST.
-        start: u32,
-        /// Slot of the next packet's FIRST, if any.
-        next: Option<u32>,
-    },
-    /// A LAST descriptor outside any packet.
-    LastWithoutFirst {
-        /// Its slot.
-        slot: u32,
-    },
-    /// A descriptor with neither FIRST nor LAST outside any packet.
-    NoFirst {
-        /// Its slot.
-        slot: u32,
-    },
-    /// A packet with more TX descriptors than the arch allows.
-    TooManyDescriptors {
-        /// Slot of the packet's FIRST.
-        start: u32,
-        /// Descriptors in it.
-        count: u32,
-        /// The arch limit.
-        max: u32,
-    },
-    /// A packet longer than the engine's maximum packet size.
-    TooManyBytes {
-        /// Slot of the packet's FIRST.
-        start: u32,
-        /// Bytes in it.
-        bytes: u64,
-    },
-    /// The dump ends with a partial descriptor.
-    TrailingPartial {
-        /// Bytes after the last whole descriptor.
-        bytes: usize,
-    },
-}
-
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Problem::FirstWithoutLast {
-                start,
-                next: Some(next),
-            } => write!(
-                f,
-                "slot {start}: FIRST without LAST (the next FIRST comes at slot {next})"
-            ),
-            Problem::FirstWithoutLast { start, next: None } => write!(
-                f,
-                "slot {start}: FIRST without LAST (no LAST among the descriptors the engine takes; it waits)"
-            ),
-            Problem::LastWithoutFirst { slot } => write!(f, "slot {slot}: LAST without FIRST"),
-            Problem::NoFirst { slot } => {
-                write!(
-                    f,
-                    "slot {slot}: descriptor outside any packet (no FIRST before it)"
-                )
-            }
-            Problem::TooManyDescriptors { start, count, max } => write!(
-                f,
-                "slot {start}: packet of {count} TX descriptors, above this arch's {max}"
-            ),
-            Problem::TooManyBytes { start, bytes } => write!(
-                f,
-                "slot {start}: packet of {bytes} bytes, above the {MAX_PACKET_BYTES}-byte maximum"
-            ),
-            Problem::TrailingPartial { bytes } => write!(
-                f,
-                "the dump ends with a partial descriptor of {bytes} bytes (not a multiple of {DESC_BYTES})"
-            ),
-        }
-    }
+pub enum Outcome {
+    /// Every posted descriptor was taken.
+    Done,
+    /// The engine waits (nothing is wrong yet).
+    Waits(Pending),
+    /// The engine faults (and latches the fault's cause).
+    Faults(Fault),
 }
 
 /// The analysis of one dump.
@@ -128,169 +59,162 @@ impl fmt::Display for Problem {
 pub struct RingReport {
     /// One mark per slot, in slot order.
     pub marks: Vec<Mark>,
+    /// Descriptors the phase says were written for this lap.
+    pub scan: PhaseScan,
+    /// Descriptors posted (the scan's count unless given).
+    pub posted: u64,
     /// Descriptors taken.
     pub taken: u32,
-    /// Complete packets among them (TX only).
+    /// Complete packets (TX).
     pub packets: u32,
-    /// Data bytes in the descriptors taken.
+    /// Data bytes in the descriptors taken (TX: packet bytes; RX: buffer capacity).
     pub bytes: u64,
-    /// Where the engine stops: (slot, ring id found, ring id expected).
-    pub stop: Option<(u32, RingId, RingId)>,
-    /// What would fault, in engine order.
-    pub problems: Vec<Problem>,
+    /// How the walk ends.
+    pub outcome: Outcome,
 }
 
-/// An open packet while walking.
-struct Open {
-    start: u32,
-    descs: u32,
-    bytes: u64,
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Done => write!(f, "the engine takes every posted descriptor"),
+            Outcome::Waits(Pending::NoTx) => write!(f, "nothing posted: the engine is idle"),
+            Outcome::Waits(Pending::TxIncomplete { descs }) => write!(
+                f,
+                "the engine waits: a packet of {descs} posted descriptor(s) has no LAST yet"
+            ),
+            Outcome::Waits(Pending::NoRx { needed }) => {
+                write!(f, "the engine waits for {needed} RX descriptor(s)")
+            }
+            Outcome::Faults(fault) => write!(f, "the engine faults: {fault}"),
+        }
+    }
 }
 
-/// Walks `descs` as the engine would (from `head`, expecting `phase`) and checks the packets
-/// of the descriptors it takes against arch `C`.
+/// Marks `n` slots from `from` (in engine order) with `mark(order)`.
+fn mark_run(marks: &mut [Mark], from: RingPos, n: u32, len: u32, mut mark: impl FnMut() -> Mark) {
+    let mut pos = from;
+    for _ in 0..n {
+        if let Some(m) = usize::try_from(pos.index)
+            .ok()
+            .and_then(|i| marks.get_mut(i))
+        {
+            *m = mark();
+        }
+        pos = pos.advanced(1, len);
+    }
+}
+
+/// Walks `descs` as the engine would from `head`, with `posted` descriptors handed over
+/// (default: what the phase scan finds), under `rules`.
 ///
 /// ```
-/// use khal_cayman::Cayman;
-/// use neuron_tool::cmd::ring::{analyse, Mark, Problem};
+/// use khal::udma::EngineParams;
+/// use neuron_emu::engine_walk::RingPos;
+/// use neuron_tool::cmd::ring::{analyse, Mark, Outcome};
 /// use udma_desc::{Descriptor, Direction, RingId};
+/// type A = khal_cayman::Cayman;
+/// let rules = neuron_emu::rules_after_init::<A>(EngineParams::for_arch::<A>())?;
 /// // Slot 0: FIRST|LAST, ring id 1, 16 bytes. Slot 1: LAST only. Slot 2: stale ring id 0.
 /// let ring = [
 ///     Descriptor::from_words([0x0d00_0010, 0, 0, 0]),
 ///     Descriptor::from_words([0x0900_0010, 0, 0, 0]),
 ///     Descriptor::from_words([0x0c00_0010, 0, 0, 0]),
 /// ];
-/// let r = analyse::<Cayman>(&ring, 0, Direction::Tx, RingId::INITIAL, 0);
-/// assert_eq!(r.taken, 2);
+/// let r = analyse(&ring, Direction::Tx, RingPos::RESET, None, &rules);
+/// assert_eq!((r.posted, r.taken), (2, 1));
+/// assert_eq!(r.marks[1], Mark::Fault);
 /// assert_eq!(r.marks[2], Mark::Stop { expected: RingId::INITIAL });
-/// assert_eq!(r.problems, [Problem::LastWithoutFirst { slot: 1 }]);
+/// assert_eq!(r.outcome, Outcome::Faults(neuron_emu::Fault::TxFirst { slot: 1 }));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn analyse<C: PacketCaps>(
+pub fn analyse(
     descs: &[Descriptor],
-    trailing: usize,
     dir: Direction,
-    phase: RingId,
-    head: u32,
+    head: RingPos,
+    posted: Option<u64>,
+    rules: &WalkRules,
 ) -> RingReport {
-    let n = u32::try_from(descs.len()).unwrap_or(u32::MAX);
-    let mut report = RingReport {
+    let len = engine_walk::DescSource::slots(descs);
+    let scan = engine_walk::phase_scan(descs, dir, head);
+    let posted = posted.unwrap_or(u64::from(scan.count));
+    let mut r = RingReport {
         marks: vec![Mark::NotReached; descs.len()],
+        scan,
+        posted,
         taken: 0,
         packets: 0,
         bytes: 0,
-        stop: None,
-        problems: Vec::new(),
+        outcome: Outcome::Done,
     };
-    let mut expected = phase;
-    let mut pos = head;
-    let mut open: Option<Open> = None;
-    let mut chained = false;
-    for _ in 0..n {
-        let Some(&d) = descs.get(pos as usize) else {
-            break;
-        };
-        let ctrl = TxLenCtrl::from_bits(d.word0());
-        let meta = dir == Direction::Tx && ctrl.meta();
-        if !meta && d.ring_id() != expected {
-            if let Some(m) = report.marks.get_mut(pos as usize) {
-                *m = Mark::Stop { expected };
+    if let Some(stop) = scan.stop {
+        if u64::from(scan.count) >= posted {
+            if let Some(m) = usize::try_from(stop.pos.index)
+                .ok()
+                .and_then(|i| r.marks.get_mut(i))
+            {
+                *m = Mark::Stop {
+                    expected: stop.pos.ring_id,
+                };
             }
-            report.stop = Some((pos, d.ring_id(), expected));
-            break;
-        }
-        report.taken += 1;
-        if let Some(m) = report.marks.get_mut(pos as usize) {
-            *m = Mark::Taken {
-                order: report.taken,
-            };
-        }
-        let size = u64::from(ctrl.size());
-        if !meta {
-            report.bytes += size;
-        }
-        if dir == Direction::Tx {
-            packet_step::<C>(&mut report, &mut open, &mut chained, pos, ctrl, size);
-        }
-        pos += 1;
-        if pos == n {
-            pos = 0;
-            expected = expected.next();
         }
     }
-    if let Some(o) = open {
-        check_limits::<C>(&mut report.problems, &o);
-        report.problems.push(Problem::FirstWithoutLast {
-            start: o.start,
-            next: None,
-        });
-    }
-    if trailing != 0 {
-        report
-            .problems
-            .push(Problem::TrailingPartial { bytes: trailing });
-    }
-    report
-}
-
-fn check_limits<C: PacketCaps>(problems: &mut Vec<Problem>, o: &Open) {
-    if o.descs > C::MAX_TX_DESCS_PER_PACKET {
-        problems.push(Problem::TooManyDescriptors {
-            start: o.start,
-            count: o.descs,
-            max: C::MAX_TX_DESCS_PER_PACKET,
-        });
-    }
-    if o.bytes > u64::from(MAX_PACKET_BYTES) {
-        problems.push(Problem::TooManyBytes {
-            start: o.start,
-            bytes: o.bytes,
-        });
-    }
-}
-
-/// One taken TX descriptor through the packet framing.
-fn packet_step<C: PacketCaps>(
-    report: &mut RingReport,
-    open: &mut Option<Open>,
-    chained: &mut bool,
-    slot: u32,
-    ctrl: TxLenCtrl,
-    size: u64,
-) {
-    let data_bytes = if ctrl.meta() { 0 } else { size };
-    match open {
-        None if !ctrl.first() => {
-            report.problems.push(if ctrl.last() {
-                Problem::LastWithoutFirst { slot }
-            } else {
-                Problem::NoFirst { slot }
-            });
-            *chained = false;
-            return;
+    let mut pos = head;
+    let mut left = posted;
+    let mut order = 0u32;
+    let fault_at = |r: &mut RingReport, f: Fault, packet_head: RingPos| {
+        let slot = f.slot().unwrap_or(packet_head.index);
+        if let Some(m) = usize::try_from(slot).ok().and_then(|i| r.marks.get_mut(i)) {
+            *m = Mark::Fault;
         }
-        Some(o) if ctrl.first() && !*chained => {
-            report.problems.push(Problem::FirstWithoutLast {
-                start: o.start,
-                next: Some(slot),
-            });
-            *open = None;
+        r.outcome = Outcome::Faults(f);
+    };
+    match dir {
+        Direction::Tx => {
+            while left > 0 {
+                match engine_walk::tx_packet(descs, pos, left, rules, |_| {}) {
+                    Ok(Ok(p)) => {
+                        mark_run(&mut r.marks, pos, p.descs, len, || {
+                            order += 1;
+                            Mark::Taken { order }
+                        });
+                        r.taken += p.descs;
+                        r.packets += 1;
+                        r.bytes += p.bytes;
+                        left -= u64::from(p.descs);
+                        pos = p.end;
+                    }
+                    Ok(Err(wait)) => {
+                        if let Pending::TxIncomplete { descs } = wait {
+                            mark_run(&mut r.marks, pos, descs, len, || Mark::Waiting);
+                        }
+                        r.outcome = Outcome::Waits(wait);
+                        break;
+                    }
+                    Err(f) => {
+                        fault_at(&mut r, f, pos);
+                        break;
+                    }
+                }
+            }
         }
-        _ => {}
-    }
-    let o = open.get_or_insert(Open {
-        start: slot,
-        descs: 0,
-        bytes: 0,
-    });
-    o.descs += 1;
-    o.bytes += data_bytes;
-    *chained = ctrl.concat();
-    if ctrl.last() && !ctrl.concat() {
-        if let Some(o) = open.take() {
-            check_limits::<C>(&mut report.problems, &o);
+        Direction::Rx => {
+            // RX descriptors have no framing: the posted ones are buffers taken in order.
+            let count = u32::try_from(left).unwrap_or(u32::MAX);
+            match engine_walk::rx_buffers(descs, pos, left, count, 0, rules, |_| {}) {
+                Ok(Ok(b)) => {
+                    mark_run(&mut r.marks, pos, b.descs, len, || {
+                        order += 1;
+                        Mark::Taken { order }
+                    });
+                    r.taken = b.descs;
+                    r.bytes = b.capacity;
+                }
+                Ok(Err(wait)) => r.outcome = Outcome::Waits(wait),
+                Err(f) => fault_at(&mut r, f, pos),
+            }
         }
-        report.packets += 1;
     }
+    r
 }
 
 /// One descriptor on one line: the control word by field, the other words raw
@@ -326,7 +250,20 @@ impl fmt::Display for Compact {
     }
 }
 
-/// `ring decode FILE --arch A [--rx] [--phase P] [--head H]`.
+/// The walk rules of an engine of the arch after `khal` bring-up, and the arch's name.
+struct Rules;
+
+impl ArchVisitor for Rules {
+    type Output = (Result<WalkRules, neuron_emu::RulesError>, &'static str);
+    fn visit<A: Arch>(self) -> Self::Output {
+        (
+            rules_after_init::<A>(EngineParams::for_arch::<A>()),
+            A::CODE_NAME,
+        )
+    }
+}
+
+/// `ring decode FILE --arch A [--rx] [--phase P] [--head H] [--posted N]`.
 pub fn decode(args: &RingDecodeArgs, out: &mut impl Write) -> Result<()> {
     let bytes = std::fs::read(&args.file).map_err(|source| ToolError::ReadFile {
         path: args.file.clone(),
@@ -353,41 +290,23 @@ pub fn decode(args: &RingDecodeArgs, out: &mut impl Write) -> Result<()> {
     } else {
         Direction::Tx
     };
-
-    struct Visit<'a> {
-        descs: &'a [Descriptor],
-        trailing: usize,
-        dir: Direction,
-        phase: RingId,
-        head: u32,
-    }
-    impl ArchVisitor for Visit<'_> {
-        type Output = (RingReport, &'static str, u32);
-        fn visit<A: Arch>(self) -> Self::Output {
-            (
-                analyse::<A>(self.descs, self.trailing, self.dir, self.phase, self.head),
-                A::CODE_NAME,
-                A::MAX_TX_DESCS_PER_PACKET,
-            )
-        }
-    }
-    let (report, arch, max) = dispatch(
-        args.arch.generation(),
-        Visit {
-            descs: &descs,
-            trailing,
-            dir,
-            phase,
-            head: args.head,
-        },
-    )?;
+    let (rules, arch) = dispatch(args.arch.generation(), Rules)?;
+    let rules = rules.map_err(|e| ToolError::BadArgument(e.to_string()))?;
+    let head = RingPos {
+        index: args.head,
+        ring_id: phase,
+    };
+    let report = analyse(&descs, dir, head, args.posted, &rules);
 
     writeln!(
         out,
-        "ring dump '{}': {} descriptors ({} bytes), {dir} ring, {arch} (at most {max} TX descriptors per packet)",
+        "ring dump '{}': {} descriptors ({} bytes), {dir} ring, {arch} after bring-up: at most \
+         {} descriptors and {} bytes per packet",
         args.file.display(),
         descs.len(),
         bytes.len(),
+        rules.max_descs_per_packet,
+        rules.max_packet_bytes,
     )?;
     if let Ok(n) = u32::try_from(descs.len()) {
         if let Err(e) = Ring::new(dir, n) {
@@ -396,13 +315,21 @@ pub fn decode(args: &RingDecodeArgs, out: &mut impl Write) -> Result<()> {
     }
     writeln!(
         out,
-        "engine head at slot {} expecting ring id {phase} (+1 mod 4 at each wrap)\n",
-        args.head
+        "engine head at slot {} expecting ring id {phase} (+1 mod 4 at each wrap); {} posted{}\n",
+        args.head,
+        report.posted,
+        if args.posted.is_some() {
+            " (--posted)"
+        } else {
+            " (ring ids of this lap)"
+        }
     )?;
     writeln!(out, "slot  engine    descriptor")?;
     for (slot, (d, mark)) in descs.iter().zip(&report.marks).enumerate() {
         let m = match *mark {
             Mark::Taken { order } => format!("take {order}"),
+            Mark::Waiting => "WAIT".to_string(),
+            Mark::Fault => "FAULT".to_string(),
             Mark::Stop { .. } => "STOP".to_string(),
             Mark::NotReached => "-".to_string(),
         };
@@ -410,7 +337,7 @@ pub fn decode(args: &RingDecodeArgs, out: &mut impl Write) -> Result<()> {
         if let Mark::Stop { expected } = *mark {
             write!(
                 out,
-                "  <- ring id {}, the engine expects {expected} and waits here",
+                "  <- ring id {}, the engine expects {expected}: not written for this lap",
                 d.ring_id()
             )?;
         }
@@ -421,21 +348,23 @@ pub fn decode(args: &RingDecodeArgs, out: &mut impl Write) -> Result<()> {
     if dir == Direction::Tx {
         write!(out, ", {} complete packet(s)", report.packets)?;
     }
-    write!(out, ", {} bytes", report.bytes)?;
-    match report.stop {
-        Some((slot, found, expected)) => writeln!(
+    writeln!(out, ", {} bytes; {}", report.bytes, report.outcome)?;
+    if let Outcome::Faults(f) = report.outcome {
+        writeln!(
             out,
-            "; the engine stops at slot {slot} (ring id {found}, expects {expected})"
-        )?,
-        None => writeln!(out, "; the engine takes the whole ring")?,
+            "the fault latches cause bit {:#010x} of the {} error group",
+            f.cause_bit(),
+            match f.direction() {
+                Direction::Tx => "M2S",
+                Direction::Rx => "S2M",
+            }
+        )?;
     }
-    if report.problems.is_empty() {
-        writeln!(out, "problems: none")?;
-    } else {
-        writeln!(out, "problems ({}):", report.problems.len())?;
-        for p in &report.problems {
-            writeln!(out, "  {p}")?;
-        }
+    if trailing != 0 {
+        writeln!(
+            out,
+            "the dump ends with a partial descriptor of {trailing} bytes (not a multiple of {DESC_BYTES})"
+        )?;
     }
     Ok(())
 }
@@ -445,8 +374,13 @@ mod tests {
     use super::*;
     use khal_cayman::Cayman;
     use khal_sunda::Sunda;
+    use udma_desc::TxLenCtrl;
 
     const RID1: RingId = RingId::INITIAL;
+
+    fn rules<A: Arch>() -> WalkRules {
+        rules_after_init::<A>(EngineParams::for_arch::<A>()).unwrap()
+    }
 
     /// A TX data descriptor with ring id `rid`, `first`/`last`, 4 KiB.
     fn tx(rid: u8, first: bool, last: bool) -> Descriptor {
@@ -458,96 +392,159 @@ mod tests {
         Descriptor::from_words([c.into_bits(), udma_desc::MetaCtrl::DEFAULT_BITS, 0x1000, 0])
     }
 
+    fn at(index: u32, ring_id: RingId) -> RingPos {
+        RingPos { index, ring_id }
+    }
+
     #[test]
-    fn engine_takes_the_matching_prefix_and_stops_at_a_stale_slot() {
+    fn engine_takes_this_laps_packets_and_stops_at_a_stale_slot() {
         let ring = [
             tx(1, true, true),
             tx(1, true, false),
             tx(1, false, true),
             tx(0, true, true),
         ];
-        let r = analyse::<Cayman>(&ring, 0, Direction::Tx, RID1, 0);
-        assert_eq!(r.taken, 3);
-        assert_eq!(r.packets, 2);
-        assert_eq!(r.bytes, 3 * 4096);
-        assert_eq!(r.stop, Some((3, RingId::new(0).unwrap(), RID1)));
+        let r = analyse(
+            &ring,
+            Direction::Tx,
+            RingPos::RESET,
+            None,
+            &rules::<Cayman>(),
+        );
+        assert_eq!((r.posted, r.taken, r.packets, r.bytes), (3, 3, 2, 3 * 4096));
+        assert_eq!(r.outcome, Outcome::Done);
         assert_eq!(r.marks[0], Mark::Taken { order: 1 });
         assert_eq!(r.marks[3], Mark::Stop { expected: RID1 });
-        assert!(r.problems.is_empty(), "{:?}", r.problems);
     }
 
     #[test]
     fn phase_flips_on_wrap() {
-        // Head at slot 2 of 4 expecting 1: slots 2, 3 carry 1, slots 0, 1 the next pass (2).
+        // Head at slot 2 of 4 expecting 1: slots 2, 3 carry 1, slots 0, 1 the next lap (2).
         let ring = [
             tx(2, true, true),
             tx(2, true, true),
             tx(1, true, true),
             tx(1, true, true),
         ];
-        let r = analyse::<Cayman>(&ring, 0, Direction::Tx, RID1, 2);
-        assert_eq!(r.taken, 4);
-        assert_eq!(r.stop, None);
+        let r = analyse(&ring, Direction::Tx, at(2, RID1), None, &rules::<Cayman>());
+        assert_eq!((r.taken, r.scan.stop), (4, None));
         assert_eq!(r.marks[2], Mark::Taken { order: 1 });
         assert_eq!(r.marks[0], Mark::Taken { order: 3 });
-        // Phase 3 wraps to 0.
-        let ring = [tx(0, true, true), tx(3, true, true)];
-        let r = analyse::<Cayman>(&ring, 0, Direction::Tx, RingId::new(3).unwrap(), 1);
-        assert_eq!(r.taken, 2);
         // Without the flip the engine would stop at slot 0.
         let ring = [tx(1, true, true), tx(1, true, true)];
-        let r = analyse::<Cayman>(&ring, 0, Direction::Tx, RID1, 1);
-        assert_eq!((r.taken, r.stop.map(|s| s.0)), (1, Some(0)));
-    }
-
-    #[test]
-    fn malformed_packets_are_named() {
-        let ring = [
-            tx(1, true, false), // packet at 0 never ends: FIRST at 1
-            tx(1, true, true),
-            tx(1, false, true),  // LAST without FIRST
-            tx(1, false, false), // outside any packet
-            tx(1, true, false),  // open at the end
-        ];
-        let r = analyse::<Cayman>(&ring, 5, Direction::Tx, RID1, 0);
+        let r = analyse(&ring, Direction::Tx, at(1, RID1), None, &rules::<Cayman>());
         assert_eq!(
-            r.problems,
-            [
-                Problem::FirstWithoutLast {
-                    start: 0,
-                    next: Some(1)
-                },
-                Problem::LastWithoutFirst { slot: 2 },
-                Problem::NoFirst { slot: 3 },
-                Problem::FirstWithoutLast {
-                    start: 4,
-                    next: None
-                },
-                Problem::TrailingPartial { bytes: 5 },
-            ]
+            (r.taken, r.marks[0]),
+            (
+                1,
+                Mark::Stop {
+                    expected: RingId::new(2).unwrap()
+                }
+            )
         );
     }
 
     #[test]
-    fn packet_length_limit_is_the_arch_one() {
+    fn the_engine_stops_at_the_first_fault_the_model_would_latch() {
+        let ring = [tx(1, true, false), tx(1, true, true)];
+        let r = analyse(
+            &ring,
+            Direction::Tx,
+            RingPos::RESET,
+            None,
+            &rules::<Cayman>(),
+        );
+        assert_eq!(r.outcome, Outcome::Faults(Fault::TxLast { slot: 1 }));
+        assert_eq!((r.taken, r.marks[1]), (0, Mark::Fault));
+        // A packet whose LAST is not posted waits.
+        let ring = [tx(1, true, true), tx(1, true, false), tx(0, false, true)];
+        let r = analyse(
+            &ring,
+            Direction::Tx,
+            RingPos::RESET,
+            None,
+            &rules::<Cayman>(),
+        );
+        assert_eq!(
+            r.outcome,
+            Outcome::Waits(Pending::TxIncomplete { descs: 1 })
+        );
+        assert_eq!(r.marks[1], Mark::Waiting);
+        // Posted past the lap (--posted): the stale slot is a ring-id fault, as in the model.
+        let r = analyse(
+            &ring,
+            Direction::Tx,
+            RingPos::RESET,
+            Some(3),
+            &rules::<Cayman>(),
+        );
+        assert_eq!(
+            r.outcome,
+            Outcome::Faults(Fault::TxRingId {
+                slot: 2,
+                expected: RID1,
+                found: RingId::new(0).unwrap()
+            })
+        );
+    }
+
+    #[test]
+    fn packet_limit_is_the_one_bring_up_programs_per_arch() {
         // 66 descriptors: too many for V3 (0x41 = 65), fine for V2 (0x80); 4 KiB each is
         // 270,336 bytes, under the byte limit.
         let mut ring = vec![tx(1, false, false); 66];
         ring[0] = tx(1, true, false);
         ring[65] = tx(1, false, true);
-        let v3 = analyse::<Cayman>(&ring, 0, Direction::Tx, RID1, 0);
-        assert_eq!(
-            v3.problems,
-            [Problem::TooManyDescriptors {
-                start: 0,
-                count: 66,
-                max: 0x41
-            }]
+        let v3 = analyse(
+            &ring,
+            Direction::Tx,
+            RingPos::RESET,
+            None,
+            &rules::<Cayman>(),
         );
-        assert!(
-            analyse::<Sunda>(&ring, 0, Direction::Tx, RID1, 0)
-                .problems
-                .is_empty()
+        assert_eq!(
+            v3.outcome,
+            Outcome::Faults(Fault::TxMaxDesc { limit: 0x41 })
+        );
+        assert_eq!(v3.marks[0], Mark::Fault, "the packet's head");
+        let v2 = analyse(
+            &ring,
+            Direction::Tx,
+            RingPos::RESET,
+            None,
+            &rules::<Sunda>(),
+        );
+        assert_eq!((v2.outcome, v2.packets), (Outcome::Done, 1));
+    }
+
+    #[test]
+    fn packet_bytes_limit_is_the_programmed_packet_length() {
+        // 17 descriptors of 64 KiB (length 0) = 1,114,112 bytes: above the 0xfffff maximum
+        // khal programs into m2s.cfg_len (the one the model applies).
+        let big = |first, last| {
+            let c = TxLenCtrl::new()
+                .with_len(0)
+                .with_ring_id(RID1)
+                .with_first(first)
+                .with_last(last);
+            Descriptor::from_words([c.into_bits(), 0, 0, 0])
+        };
+        let mut ring = vec![big(false, false); 17];
+        ring[0] = big(true, false);
+        ring[16] = big(false, true);
+        let r = analyse(
+            &ring,
+            Direction::Tx,
+            RingPos::RESET,
+            None,
+            &rules::<Cayman>(),
+        );
+        assert_eq!(
+            r.outcome,
+            Outcome::Faults(Fault::TxPacketLen {
+                len: 16 * 65_536,
+                max: u64::from(udma_desc::MAX_PACKET_BYTES)
+            })
         );
     }
 
@@ -555,16 +552,32 @@ mod tests {
     fn meta_descriptors_skip_the_phase_check_and_chain() {
         let cme = udma_desc::cme_descriptor(3).unwrap(); // ring-id bits = CME index 3
         let ring = [cme, tx(1, false, true)];
-        let r = analyse::<Cayman>(&ring, 0, Direction::Tx, RID1, 0);
+        let r = analyse(
+            &ring,
+            Direction::Tx,
+            RingPos::RESET,
+            None,
+            &rules::<Cayman>(),
+        );
         assert_eq!((r.taken, r.packets, r.bytes), (2, 1, 4096));
-        assert!(r.problems.is_empty(), "{:?}", r.problems);
+        assert_eq!(r.outcome, Outcome::Done);
     }
 
     #[test]
     fn rx_rings_have_no_packet_framing() {
-        let ring = [tx(1, false, false), tx(1, false, false)];
-        let r = analyse::<Cayman>(&ring, 0, Direction::Rx, RID1, 0);
-        assert_eq!(r.taken, 2);
-        assert!(r.problems.is_empty());
+        let ring = [
+            tx(1, false, false),
+            tx(1, false, false),
+            tx(3, false, false),
+        ];
+        let r = analyse(
+            &ring,
+            Direction::Rx,
+            RingPos::RESET,
+            None,
+            &rules::<Cayman>(),
+        );
+        assert_eq!((r.taken, r.bytes, r.outcome), (2, 8192, Outcome::Done));
+        assert_eq!(r.marks[2], Mark::Stop { expected: RID1 });
     }
 }

@@ -313,7 +313,7 @@ mod tests {
         let model = ndl.kernel().device(0).unwrap();
         assert_eq!(model.take_faults(), []);
         let engine = usize::try_from(ENGINE).unwrap();
-        for dir in [Direction::M2s, Direction::S2m] {
+        for dir in [Direction::Tx, Direction::Rx] {
             let q = model.queue_stats(engine, dir, QUEUE.into()).unwrap();
             assert_eq!(
                 (q.descriptors, q.packets),

@@ -78,7 +78,7 @@ pub fn pair(size: usize) -> Pair {
 
 const BITFIELDS: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../reference/udma-bitfields.tsv"
+    "/tests/data/udma-bitfields.tsv"
 ));
 
 /// The mask (or, for value rows, the value) of `register.field` in the reference table.

@@ -1,0 +1,299 @@
+//! Seed 004 (KaenaHal UDMA/IOFIC, libnrt 2.31.24.0) §2 `al_udma_init` and the two bring-up
+//! profiles: each test is named after the seed section and function it pins, and asserts the
+//! exact register trace (reads included) on the recording fake.
+
+mod common;
+
+use common::Regs;
+use khal::Arch;
+use khal::udma::{
+    BringUpProfile, EngineParams, HAL_PKT_CLK, KERNEL_AXI_TIMEOUT, RingConfig, Udma, UdmaError,
+};
+use khal_cayman::Cayman;
+use khal_mariana::Mariana;
+use khal_sunda::Sunda;
+use mmio::{Access, Mmio};
+use udma_desc::QueueId;
+
+fn w(offset: usize, value: u32) -> Access {
+    Access::Write { offset, value }
+}
+fn rd(offset: usize, value: u32) -> Access {
+    Access::Read { offset, value }
+}
+
+/// `m2s_feature.dma_version`, the register `al_udma_revision_get` reads.
+const DMA_VERSION: usize = 0x604;
+
+/// The IOFIC unmask writes of one direction (`iofic.tsv` `unmask_write.<dir>`).
+fn iofic_trace(dir: &str) -> Vec<Access> {
+    common::iofic_writes(dir)
+        .into_iter()
+        .map(|(o, v)| w(o, v))
+        .collect()
+}
+
+/// The seed's `al_udma_init` trace for an arch whose `[m2s+0x310]` word is `data_cfg`.
+fn al_udma_init_trace(data_cfg: u32) -> Vec<Access> {
+    let mut t = vec![rd(DMA_VERSION, 4)];
+    for q in 0..16 {
+        t.push(w(0x1020 + q * 0x1000, 0x0003_0000)); // M2S q cfg |= 0x30000
+        t.push(w(0x21020 + q * 0x1000, 0x0003_0000)); // S2M q cfg |= 0x30000
+    }
+    t.push(w(0x310, data_cfg));
+    t.push(w(0x3a300, 0x000F_4240)); // [m2s+pkt] = 0xF4240
+    t.push(w(0x254, 0x010f_ffff)); // packet_size_cfg_set (m2s.cfg_len)
+    t.push(w(0x2038c, 0)); // [s2m+0x38c] = 0
+    t.extend(iofic_trace("m2s"));
+    t.extend(iofic_trace("s2m"));
+    t
+}
+
+fn run_al_udma_init<A: Arch>(data_cfg: u32) {
+    let regs = Regs::new();
+    regs.preset(DMA_VERSION, 4);
+    let e = Udma::<A, _>::init_hal(&regs, EngineParams::for_arch::<A>()).unwrap();
+    assert_eq!(e.queue_count(), 16);
+    assert_eq!(e.revision(), 4);
+    assert_eq!(regs.lost(), 0);
+    assert_eq!(
+        regs.trace().as_slice(),
+        al_udma_init_trace(data_cfg).as_slice()
+    );
+}
+
+#[test]
+fn s2_al_udma_init_cayman_writes_2296_to_m2s_0x310() {
+    // "CAYMAN: [m2s+0x310]=2296", packet limit 0x100 at bit 16.
+    run_al_udma_init::<Cayman>(0x0100_0000 | 2296);
+}
+
+#[test]
+fn s2_al_udma_init_mariana_writes_4088_to_m2s_0x310() {
+    // "MARIANA: [m2s+0x310]=4088": V4 overrides V3's 2296 here.
+    run_al_udma_init::<Mariana>(0x0100_0000 | 4088);
+}
+
+#[test]
+fn s2_al_udma_init_other_arch_writes_0x400_0x100_to_m2s_0x310() {
+    // "else: 0x400/0x100".
+    run_al_udma_init::<Sunda>(0x0100_0400);
+}
+
+#[test]
+fn s2_al_udma_init_refuses_a_revision_other_than_4_naming_it() {
+    // "if udma->rev_id != 4: log("unsupported DMA rev id: %d"); return -EINVAL".
+    for rev in [0, 3, 5, 0xffff_ffff] {
+        let regs = Regs::new();
+        regs.preset(DMA_VERSION, rev);
+        let r = Udma::<Cayman, _>::init_hal(&regs, EngineParams::for_arch::<Cayman>());
+        assert_eq!(
+            r.err(),
+            Some(UdmaError::UnsupportedDmaRevision { value: rev })
+        );
+        assert_eq!(regs.trace().as_slice(), [rd(DMA_VERSION, rev)]);
+    }
+}
+
+#[test]
+fn s2_al_udma_init_num_of_queues_0xff_means_16_and_above_16_is_refused() {
+    // "num_q = (params->num_of_queues == 0xFF) ? 16 : ...; if num_q > 16: ... -EINVAL".
+    for (given, want) in [(0xff, Ok(16)), (16, Ok(16)), (3, Ok(3))] {
+        let regs = Regs::new();
+        regs.preset(DMA_VERSION, 4);
+        let p = EngineParams {
+            queue_count: given,
+            ..EngineParams::for_arch::<Mariana>()
+        };
+        let e = Udma::<Mariana, _>::init_hal(&regs, p).map(|e| e.queue_count());
+        assert_eq!(e, want);
+    }
+    for bad in [17, 0x80, 0xfe] {
+        let regs = Regs::new();
+        regs.preset(DMA_VERSION, 4);
+        let p = EngineParams {
+            queue_count: bad,
+            ..EngineParams::for_arch::<Mariana>()
+        };
+        assert_eq!(
+            Udma::<Mariana, _>::init_hal(&regs, p).err(),
+            Some(UdmaError::BadQueueCount { requested: bad })
+        );
+        assert!(regs.writes().is_empty(), "refused before any write");
+    }
+}
+
+#[test]
+fn s1_copy_prepare_one_queue_ids_are_checked_against_num_of_queues() {
+    // "assert(qid < udma->num_of_queues)" (al_hal_udma_m2m.c:636): against the configured
+    // count, not against 16.
+    let regs = Regs::new();
+    regs.preset(DMA_VERSION, 4);
+    let p = EngineParams {
+        queue_count: 2,
+        ..EngineParams::for_arch::<Cayman>()
+    };
+    let e = Udma::<Cayman, _>::init_hal(&regs, p).unwrap();
+    regs.clear_trace();
+    let ring = RingConfig {
+        bus_addr: 0x1000,
+        size: 64,
+    };
+    let q2 = QueueId::new(2).unwrap();
+    assert_eq!(
+        e.init_queue(q2, ring, ring),
+        Err(UdmaError::QueueNotConfigured { queue: 2, count: 2 })
+    );
+    assert_eq!(
+        e.enable_queue(khal::regs::queue::Dir::Rx, q2),
+        Err(UdmaError::QueueNotConfigured { queue: 2, count: 2 })
+    );
+    assert!(regs.trace().is_empty());
+    assert!(e.init_queue(QueueId::new(1).unwrap(), ring, ring).is_ok());
+}
+
+#[test]
+fn s2_al_udma_init_iofic_mode_runs_config_ex_last_and_returns_its_rc() {
+    // "if params->iofic_mode: rc = al_udma_iofic_config_ex(udma, cfg); if rc: ... return rc".
+    let regs = Regs::new();
+    regs.preset(DMA_VERSION, 4);
+    let mut seen_writes = 0;
+    let e =
+        Udma::<Mariana, _>::init_hal_with_iofic(&regs, EngineParams::for_arch::<Mariana>(), |r| {
+            seen_writes = regs.writes().len();
+            r.write32(0x3_8000, 0x1234); // whatever config_ex writes comes after the unmasks
+            Ok(())
+        });
+    assert!(e.is_ok());
+    let trace = al_udma_init_trace(0x0100_0ff8);
+    assert_eq!(
+        seen_writes,
+        trace.len() - 1,
+        "config_ex runs after every seed write"
+    );
+    assert_eq!(regs.writes().last(), Some(&(0x3_8000, 0x1234)));
+
+    let regs = Regs::new();
+    regs.preset(DMA_VERSION, 4);
+    let r =
+        Udma::<Mariana, _>::init_hal_with_iofic(&regs, EngineParams::for_arch::<Mariana>(), |_| {
+            Err(-22)
+        });
+    assert_eq!(r.err(), Some(UdmaError::IoficConfigFailed { rc: -22 }));
+}
+
+#[test]
+fn s2_al_udma_init_profiles_keep_both_sources_values() {
+    // Seed 004 §2: "[m2s+pkt]=0xF4240 (1e6 clk)"; udma-notes.md §2 step 3 #3: 0x05f5e100.
+    assert_eq!(HAL_PKT_CLK, 0xF4240);
+    assert_eq!(KERNEL_AXI_TIMEOUT, 0x05f5_e100);
+    assert_eq!(BringUpProfile::UserspaceHal.axi_cfg_1(), 0xF4240);
+    assert_eq!(BringUpProfile::Kernel.axi_cfg_1(), 100_000_000);
+    assert_eq!(BringUpProfile::default(), BringUpProfile::UserspaceHal);
+    // Data FIFO depth: seed 2296/4088/0x400; kernel num_beats 2296 (V3, V4), 1024 (V2).
+    let hal = BringUpProfile::UserspaceHal;
+    let kernel = BringUpProfile::Kernel;
+    assert_eq!(hal.data_fifo_depth::<Sunda>(), 0x400);
+    assert_eq!(hal.data_fifo_depth::<Cayman>(), 2296);
+    assert_eq!(hal.data_fifo_depth::<Mariana>(), 4088);
+    assert_eq!(kernel.data_fifo_depth::<Sunda>(), 1024);
+    assert_eq!(kernel.data_fifo_depth::<Cayman>(), 2296);
+    assert_eq!(kernel.data_fifo_depth::<Mariana>(), 2296);
+    assert!(hal.reads_revision() && !kernel.reads_revision());
+}
+
+#[test]
+fn s2_init_with_kernel_profile_reads_nothing_and_writes_the_kernel_timeout() {
+    // udma-notes.md §2 step 1: "Handle setup (no hardware reads). Record revision 4".
+    let regs = Regs::new();
+    let e = Udma::<Mariana, _>::init_with(
+        &regs,
+        EngineParams::for_arch::<Mariana>(),
+        BringUpProfile::Kernel,
+    );
+    assert!(e.is_ok());
+    assert!(
+        !regs
+            .trace()
+            .iter()
+            .any(|a| !a.is_write() && a.offset() == DMA_VERSION),
+        "the kernel profile does not read the version register"
+    );
+    assert!(regs.writes().contains(&(0x3a300, 100_000_000)));
+    assert!(regs.writes().contains(&(0x310, 0x0100_0000 | 2296)));
+}
+
+#[test]
+fn s4_error_ints_unmask_uses_the_revision_4_masks_on_every_generation() {
+    // "grp3 final unmask 256(v3)/1280(v4)", "mask 0x7FFFE007(v3)/0xFFFFEF07(v4)", keyed on
+    // udma->rev_id; every generation's engines are revision 4.
+    use khal::caps::IoficCaps;
+    assert_eq!(
+        (Sunda::M2S_PRIMARY_D_UNMASK, Sunda::S2M_ERROR_MASK),
+        (1280, 0xFFFF_EF07)
+    );
+    assert_eq!(
+        (Cayman::M2S_PRIMARY_D_UNMASK, Cayman::S2M_ERROR_MASK),
+        (1280, 0xFFFF_EF07)
+    );
+    assert_eq!(
+        (Mariana::M2S_PRIMARY_D_UNMASK, Mariana::S2M_ERROR_MASK),
+        (1280, 0xFFFF_EF07)
+    );
+    assert_eq!(
+        (
+            <khal::Rev3 as khal::UdmaRevision>::M2S_PRIMARY_D_UNMASK,
+            <khal::Rev3 as khal::UdmaRevision>::S2M_ERROR_MASK
+        ),
+        (256, 0x7FFF_E007)
+    );
+}
+
+#[test]
+fn s1_copy_start_rings_rx_then_tx_for_configured_queues_only() {
+    // "al_udma_desc_action_add(rxq, s2m_count); al_udma_desc_action_add(txq, m2s_count)":
+    // RX tail increment (+0x38 of the S2M queue) first, then TX.
+    let regs = Regs::new();
+    regs.preset(DMA_VERSION, 4);
+    let p = EngineParams {
+        queue_count: 4,
+        ..EngineParams::for_arch::<Cayman>()
+    };
+    let e = Udma::<Cayman, _>::init_hal(&regs, p).unwrap();
+    regs.clear_trace();
+    e.copy_start(QueueId::new(3).unwrap(), 2, 5).unwrap();
+    assert_eq!(regs.writes().as_slice(), [(0x24038, 5), (0x4038, 2)]);
+    assert_eq!(
+        e.copy_start(QueueId::new(4).unwrap(), 1, 1),
+        Err(UdmaError::QueueNotConfigured { queue: 4, count: 4 })
+    );
+    assert_eq!(regs.writes().len(), 2);
+}
+
+#[test]
+fn s3_trampolines_18_queue_slots_after_3_bases_and_m2s_only_data_tail() {
+    // "The 18 aws_hal_udma_get_*_offset functions"; "the three at +0x578/+0x580/+0x588 ...
+    // precede the 18 queue-register slots"; "get_m2s_queue_data_tail_ptr_inc_offset
+    // (@0x45f990, slot +0x608), which has no S2M sibling"; slot = slot_vma - 0xCAEB80.
+    use khal::regs::khal_udma as t;
+    assert_eq!(t::KAENA_KHAL_VMA, 0xCAEB80);
+    assert_eq!((t::BASE_TRAMPOLINES, t::QUEUE_TRAMPOLINES), (3, 18));
+    assert_eq!((t::FIRST_BASE_SLOT, t::FIRST_QUEUE_SLOT), (0x578, 0x590));
+    assert_eq!(t::LAST_QUEUE_SLOT, 0x618);
+    assert_eq!(t::M2S_DATA_TAIL_PTR_INC_SLOT, 0x608);
+    // "mov %rdx,0x598(%rax) after lea 0x468540": get_m2s_queue_offset, slot 0xCAF118.
+    let m2s_queue = t::KNOWN_SLOTS
+        .iter()
+        .find(|s| s.member == "get_m2s_queue_offset")
+        .unwrap();
+    assert_eq!(t::KAENA_KHAL_VMA + u64::from(m2s_queue.slot), 0xCAF118);
+    assert!(
+        !t::KNOWN_SLOTS
+            .iter()
+            .any(|s| s.member.contains("s2m_queue_data_tail")),
+        "no S2M data-tail slot"
+    );
+    // Its offset value is in neither source: no layout entry, no QueueReg variant.
+    assert_eq!(t::M2S_DATA_TAIL_PTR_INC_OFFSET, None);
+    assert_eq!(khal::regs::QueueReg::ALL.len(), 16);
+}

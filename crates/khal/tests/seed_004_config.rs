@@ -1,0 +1,318 @@
+//! Seed 004 §2, the configuration layer (`al_hal_udma_config.c`): the S2M no-descriptor
+//! policy, target-id steering, the Target Translation Table and `al_udma_state_set_wait`.
+//! Each test is named after the seed section and function it pins and asserts the exact
+//! register trace.
+
+mod common;
+
+use common::{Regs, Rev3Engine};
+use khal::Arch;
+use khal::regs::queue::Dir;
+use khal::udma::{TttDefaults, TttEntry, TttField, Udma, UdmaError, UdmaState};
+use khal_cayman::Cayman;
+use khal_mariana::Mariana;
+use mmio::{Access, FakeRegs};
+use udma_desc::QueueId;
+
+fn q(n: u32) -> QueueId {
+    QueueId::new(n).unwrap()
+}
+fn w(offset: usize, value: u32) -> Access {
+    Access::Write { offset, value }
+}
+fn rd(offset: usize, value: u32) -> Access {
+    Access::Read { offset, value }
+}
+
+/// S2M common `+0x344`, from the unit base.
+const NO_DESC: usize = 0x2_0344;
+
+#[test]
+fn s2_s2m_no_desc_cfg_set_clears_bits_27_28_then_ors_drop_mask_and_timeout() {
+    // r = (r & ~0x18000000) | (drop_en ? 0x08000000 : 0) | (timeout & 0x00FFFFFF)
+    let regs = Regs::new();
+    regs.preset(NO_DESC, 0xF0F0_0F0F);
+    let e = Udma::<Cayman, _>::attach(&regs, 16, Some(4)).unwrap();
+    e.set_s2m_no_desc(true, false, 0x12_3456).unwrap();
+    assert_eq!(
+        regs.trace().as_slice(),
+        [rd(NO_DESC, 0xF0F0_0F0F), w(NO_DESC, 0xE8F2_3F5F)]
+    );
+    // Bit 28 ("mask") follows the argument; the old drop bit is cleared.
+    let regs = Regs::new();
+    regs.preset(NO_DESC, 0x0800_0000);
+    let e = Udma::<Cayman, _>::attach(&regs, 16, Some(4)).unwrap();
+    e.set_s2m_no_desc(false, true, 1).unwrap();
+    assert_eq!(regs.writes().as_slice(), [(NO_DESC, 0x1000_0001)]);
+    assert!(e.s2m_no_desc().mask());
+}
+
+#[test]
+fn s2_s2m_no_desc_cfg_set_zero_timeout_without_drop_is_refused_or_explicit() {
+    // The seed's warning: "setting timeout to 0 will cause the udma to wait forever instead
+    // of dropping the packet".
+    let regs = Regs::new();
+    let e = Udma::<Cayman, _>::attach(&regs, 16, Some(4)).unwrap();
+    assert_eq!(
+        e.set_s2m_no_desc(false, false, 0),
+        Err(UdmaError::NoDescWaitForever)
+    );
+    assert_eq!(
+        e.set_s2m_no_desc(true, false, 0x100_0000),
+        Err(UdmaError::NoDescTimeoutTooWide {
+            timeout: 0x100_0000
+        })
+    );
+    assert!(regs.trace().is_empty());
+    regs.preset(NO_DESC, 0xffff_ffff);
+    e.set_s2m_no_desc_wait_forever(false);
+    // Bits 27/28 cleared, the timeout OR-ed in (0): the old timeout bits stay, as written.
+    assert_eq!(regs.writes().as_slice(), [(NO_DESC, 0xe7ff_ffff)]);
+}
+
+#[test]
+fn s2_gen_tgtid_conf_queue_set_adv_v4_writes_the_16_qid_plus_608_block() {
+    // "write 16*(qid+608) block" from gen (0x38000): queue 3 at 0x38000 + 0x2630.
+    let regs = Regs::new();
+    let e = Udma::<Mariana, _>::attach(&regs, 16, Some(4)).unwrap();
+    e.set_tgtid_queue_v4(q(3), [1, 2, 3, 4]);
+    assert_eq!(
+        regs.writes().as_slice(),
+        [(0x3a630, 1), (0x3a634, 2), (0x3a638, 3), (0x3a63c, 4)]
+    );
+    assert_eq!(khal::regs::tgtid::tgtid_queue_v4(q(0)), 16 * 608);
+}
+
+#[test]
+fn s2_gen_tgtid_conf_queue_set_adv_v3_writes_gen_0x23ec_for_configured_queues() {
+    // "assert(qid < udma->num_of_queues)"; "pack ... into gen+0x23EC".
+    let regs = Regs::new();
+    let e = Udma::<Rev3Engine, _>::attach(&regs, 4, None).unwrap();
+    e.set_tgtid_conf_v3(q(3), 0xabcd_0123).unwrap();
+    assert_eq!(regs.writes().as_slice(), [(0x3a3ec, 0xabcd_0123)]);
+    assert_eq!(
+        e.set_tgtid_conf_v3(q(4), 0),
+        Err(UdmaError::QueueNotConfigured { queue: 4, count: 4 })
+    );
+    assert_eq!(regs.writes().len(), 1);
+}
+
+type Tgtid = FakeRegs<16, 64>;
+
+#[test]
+fn s2_ttt_en_read_modify_writes_bit0_of_0x800() {
+    let regs = Regs::new();
+    let tgtid = Tgtid::new();
+    let e = Udma::<Mariana, _>::attach(&regs, 16, Some(4)).unwrap();
+    tgtid.preset(0x800, 0xffff_fffe);
+    e.ttt_en(&tgtid, true);
+    tgtid.preset(0x800, 0x3);
+    e.ttt_en(&tgtid, false);
+    assert_eq!(
+        tgtid.trace().as_slice(),
+        [
+            rd(0x800, 0xffff_fffe),
+            w(0x800, 0xffff_ffff),
+            rd(0x800, 0x3),
+            w(0x800, 0x2)
+        ]
+    );
+    assert!(regs.trace().is_empty(), "the TTT is not in the unit window");
+}
+
+#[test]
+fn s2_ttt_entry_set_writes_seven_dwords_at_0xc00() {
+    // "idx<<5 | mask, key, valid | flags<<1, …"
+    let tgtid = Tgtid::new();
+    let regs = Regs::new();
+    let e = Udma::<Mariana, _>::attach(&regs, 16, Some(4)).unwrap();
+    let entry = TttEntry {
+        idx: 3,
+        mask: 5,
+        key: 0xdead,
+        valid: true,
+        flags: 2,
+        rest: [6, 7, 8, 9],
+    };
+    e.ttt_entry_set(&tgtid, &entry).unwrap();
+    assert_eq!(
+        tgtid.writes().as_slice(),
+        [
+            (0xc00, 0x65),
+            (0xc04, 0xdead),
+            (0xc08, 0x5),
+            (0xc0c, 6),
+            (0xc10, 7),
+            (0xc14, 8),
+            (0xc18, 9)
+        ]
+    );
+    let bad = TttEntry { mask: 32, ..entry };
+    assert_eq!(
+        e.ttt_entry_set(&tgtid, &bad),
+        Err(UdmaError::TttEntryField {
+            field: TttField::Mask,
+            value: 32
+        })
+    );
+    let bad = TttEntry {
+        flags: 1 << 31,
+        ..entry
+    };
+    assert!(e.ttt_entry_set(&tgtid, &bad).is_err());
+    assert_eq!(tgtid.writes().len(), 7, "refused entries write nothing");
+}
+
+fn entry_for(q: QueueId) -> TttEntry {
+    TttEntry {
+        idx: u32::from(q.get()),
+        mask: 0,
+        key: 0x100 + u32::from(q.get()),
+        valid: true,
+        flags: 0,
+        rest: [0; 4],
+    }
+}
+
+const DEFAULTS: TttDefaults = TttDefaults {
+    ctrl_update: |v| !v,
+    ready_mask: 0x1,
+    entry_for,
+};
+
+#[test]
+fn s2_ttt_default_config_ctrl_bounded_ready_wait_enable_then_an_entry_per_queue() {
+    let regs = Regs::new();
+    let tgtid = Tgtid::new();
+    let e = Udma::<Mariana, _>::attach(&regs, 2, Some(4)).unwrap();
+    tgtid.preset(0x820, 0xf0);
+    tgtid.queue_read(0x824, 0);
+    tgtid.preset(0x824, 0x1);
+    e.ttt_default_config(&tgtid, &DEFAULTS, 4).unwrap();
+    let mut want = vec![
+        rd(0x820, 0xf0),
+        w(0x820, 0xffff_ff0f),
+        rd(0x824, 0),
+        rd(0x824, 1),
+        rd(0x800, 0),
+        w(0x800, 1),
+    ];
+    for n in 0..2u32 {
+        want.extend([
+            w(0xc00, n << 5),
+            w(0xc04, 0x100 + n),
+            w(0xc08, 1),
+            w(0xc0c, 0),
+            w(0xc10, 0),
+            w(0xc14, 0),
+            w(0xc18, 0),
+        ]);
+    }
+    assert_eq!(tgtid.trace().as_slice(), want.as_slice());
+}
+
+#[test]
+fn s2_ttt_default_config_gives_up_after_the_poll_bound() {
+    let regs = Regs::new();
+    let tgtid = Tgtid::new();
+    let e = Udma::<Mariana, _>::attach(&regs, 2, Some(4)).unwrap();
+    assert_eq!(
+        e.ttt_default_config(&tgtid, &DEFAULTS, 3),
+        Err(UdmaError::TttNotReady { polls: 3 })
+    );
+    let reads = tgtid
+        .trace()
+        .iter()
+        .filter(|a| !a.is_write() && a.offset() == 0x824)
+        .count();
+    assert_eq!(reads, 3);
+    assert!(
+        !tgtid.writes().iter().any(|&(o, _)| o == 0x800),
+        "not enabled"
+    );
+}
+
+/// `m2s.state` / `s2m.state` with every sub-unit in `field` (2 bits at 0, 4, 8, 12).
+fn state_word(field: u32) -> u32 {
+    field | field << 4 | field << 8 | field << 12
+}
+
+#[test]
+fn s2_udma_state_set_wait_commands_both_directions_then_polls_bounded() {
+    let regs = Regs::new();
+    let e = Udma::<Cayman, _>::attach(&regs, 16, Some(4)).unwrap();
+    regs.preset(0x200, state_word(1));
+    regs.preset(0x2_0200, state_word(1));
+    e.state_set_wait(UdmaState::Normal, 2).unwrap();
+    assert_eq!(
+        regs.writes().as_slice(),
+        [(0x204, 1), (0x2_0204, 1)],
+        "NORMAL (0x1) to TX then RX change_state"
+    );
+    assert_eq!(e.state(Dir::Tx), UdmaState::Normal);
+
+    // DISABLE is never reported: waiting for it waits for IDLE.
+    let regs = Regs::new();
+    let e = Udma::<Cayman, _>::attach(&regs, 16, Some(4)).unwrap();
+    e.state_set_wait(UdmaState::Disable, 1).unwrap();
+    assert_eq!(regs.writes().as_slice(), [(0x204, 2), (0x2_0204, 2)]);
+
+    // Never reaching NORMAL: a typed error after the bound.
+    let regs = Regs::new();
+    let e = Udma::<Cayman, _>::attach(&regs, 16, Some(4)).unwrap();
+    assert_eq!(
+        e.state_set_wait(UdmaState::Normal, 5),
+        Err(UdmaError::StateWaitTimeout {
+            state: UdmaState::Normal,
+            polls: 5
+        })
+    );
+}
+
+#[test]
+fn s2_udma_state_set_wait_normal_on_mariana_runs_ttt_default_config_first() {
+    // "ttt_default_config ... is reached only from al_udma_state_set_wait on the NORMAL
+    // transition" and is "MARIANA-only".
+    let regs = Regs::new();
+    let e = Udma::<Mariana, _>::attach(&regs, 1, Some(4)).unwrap();
+    assert_eq!(
+        e.state_set_wait(UdmaState::Normal, 2),
+        Err(UdmaError::TttSetupRequired)
+    );
+    assert!(regs.trace().is_empty());
+    // Other transitions need no TTT.
+    e.state_set_wait(UdmaState::Disable, 1).unwrap();
+
+    let regs = Regs::new();
+    let tgtid = Tgtid::new();
+    let e = Udma::<Mariana, _>::attach(&regs, 1, Some(4)).unwrap();
+    tgtid.preset(0x824, 1);
+    regs.preset(0x200, state_word(1));
+    regs.preset(0x2_0200, state_word(1));
+    e.state_set_wait_ttt(UdmaState::Normal, &tgtid, &DEFAULTS, 2)
+        .unwrap();
+    assert_eq!(tgtid.writes().first(), Some(&(0x820, 0xffff_ffff)));
+    assert!(tgtid.writes().contains(&(0x800, 1)));
+    assert_eq!(regs.writes().as_slice(), [(0x204, 1), (0x2_0204, 1)]);
+    assert_eq!(
+        (
+            Cayman::TTT_DEFAULT_ON_NORMAL,
+            Mariana::TTT_DEFAULT_ON_NORMAL
+        ),
+        (false, true)
+    );
+}
+
+#[test]
+fn s2_completion_coalescing_setter_flips_tx_comp_cfg_bit1() {
+    // udma-bitfields.tsv m2s_q.comp_cfg DIS_COMP_COAL (bit 1); TX queue 2 at 0x3000 + 0xa0.
+    let regs = Regs::new();
+    let e = Udma::<Cayman, _>::attach(&regs, 4, Some(4)).unwrap();
+    regs.preset(0x30a0, 0x1);
+    e.set_tx_queue_comp_coalescing(q(2), false).unwrap();
+    assert_eq!(regs.writes().as_slice(), [(0x30a0, 0x3)]);
+    assert_eq!(
+        e.set_tx_queue_comp_coalescing(q(4), true),
+        Err(UdmaError::QueueNotConfigured { queue: 4, count: 4 })
+    );
+}
