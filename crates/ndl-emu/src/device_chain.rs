@@ -5,6 +5,7 @@ use core::ffi::c_int;
 use zerocopy::FromZeros;
 
 use ndl_std::Errno;
+use ndl_std::MemLocation;
 #[allow(clippy::wildcard_imports)]
 use ndl_std::ioctl_codes::*;
 use ndl_std::ioctl_structs::{
@@ -18,7 +19,7 @@ use ndl_std::ioctl_structs::{
     NotificationsInitWithReallocV2, PowerProfile, ProgramEngineNc, ProgramEngineNc64,
     ResourceMmapInfo, Semaphore, TensorBatchOp,
 };
-use ndl_std::{DESC_SIZE, MemLocation};
+use udma_desc::DESC_BYTES as DESC_SIZE;
 
 use khal::regs::queue::Dir;
 use khal::udma::{RingConfig, UdmaState};

@@ -12,7 +12,7 @@ use udma_desc::{
     CopyRequest, DESC_BYTES, DescRing, Direction, MAX_TRANSFER_BYTES, QueueId, RingPair,
 };
 
-use super::CopyError;
+use crate::copy::CopyError;
 use crate::error::Error;
 use crate::gateway::DeviceHandle;
 use crate::kernel::Kernel;
