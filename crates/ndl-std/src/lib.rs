@@ -42,6 +42,8 @@ mod mapping;
 mod ndl;
 mod real_kernel;
 mod sync;
+#[cfg(feature = "test-utils")]
+pub mod testing;
 mod wrappers;
 
 pub use compat::{CompatLatch, Family};
