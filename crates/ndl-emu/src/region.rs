@@ -53,6 +53,12 @@ impl EmulatedRegion {
     }
 
     /// The device index this region belongs to.
+    /// Whether the driver would have mapped this read-only (another process's chunk, a
+    /// RESOURCE_ALL special resource): writes through it are dropped.
+    pub fn is_read_only(&self) -> bool {
+        self.read_only
+    }
+
     pub fn device_index(&self) -> u32 {
         self.index
     }
