@@ -27,6 +27,10 @@ use crate::kernel::Kernel;
 pub struct CopyReport {
     /// The device's generation (from DEVICE_INFO).
     pub generation: Generation,
+    /// The DMA engine (the driver's global id).
+    pub engine: u32,
+    /// The queue of the engine (for an H2T service queue, the one the driver handed out).
+    pub queue: u8,
     /// Bytes copied and verified.
     pub bytes: u64,
     /// Descriptor pairs used (one per 64 KiB or less).

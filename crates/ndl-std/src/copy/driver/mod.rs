@@ -234,6 +234,8 @@ pub fn copy_on<K: Kernel, A: Arch>(
     verify(data, &back)?;
     Ok(CopyReport {
         generation: A::GENERATION,
+        engine: q.eng_id(),
+        queue: q.qid().get(),
         bytes: len,
         descriptors,
         batches,
