@@ -1,5 +1,5 @@
 //! Memory-to-memory DMA copies through a device, verified byte for byte, generic over the
-//! [`Kernel`](crate::Kernel).
+//! [`Kernel`].
 //!
 //! * [`driver`] — **the default path**, on the driver's terms (`reference/dma-path.md`): the
 //!   driver programs the queue, copies or lets the process map its descriptors, and rings
