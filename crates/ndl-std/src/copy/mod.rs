@@ -16,7 +16,7 @@ pub mod register_level;
 
 use khal::Generation;
 
-pub use driver::{CopyOptions, Delivery, QueueChoice, copy, copy_on};
+pub use driver::{CopyOptions, DataMove, Delivery, QueueChoice, copy, copy_on};
 pub use error::CopyError;
 
 use crate::gateway::Device;
