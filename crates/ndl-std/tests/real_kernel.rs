@@ -86,7 +86,7 @@ fn errors_are_typed_and_name_the_command() {
     let dir = nodes(1);
     let ndl = Ndl::new().with_root(dir.path());
     // A regular file has no ioctls: ENOTTY, attributed to the command.
-    let err = ndl.device(0).unwrap().info().unwrap_err();
+    let err = ndl.device(0).unwrap().device_info().unwrap_err();
     assert_eq!(
         err,
         Error::Ioctl {
