@@ -51,6 +51,14 @@ pub enum Error {
         /// The index asked for.
         index: u32,
     },
+    /// The process-wide instance already exists with another device directory.
+    #[error("the process-wide Ndl uses {in_use:?}, not {asked:?}")]
+    GlobalRoot {
+        /// The directory asked for.
+        asked: PathBuf,
+        /// The directory of the existing instance.
+        in_use: PathBuf,
+    },
     /// `mmap` of a driver cookie failed.
     #[error("mmap of {len} bytes at cookie {offset:#x} failed: {errno}")]
     Mmap {
@@ -83,7 +91,7 @@ impl Error {
             }
             Self::DeviceIndex { .. } | Self::OutOfRange { .. } => Some(Errno::INVAL),
             Self::BufferTooSmall { .. } => Some(Errno::AGAIN),
-            Self::Positive { .. } => None,
+            Self::Positive { .. } | Self::GlobalRoot { .. } => None,
         }
     }
 
