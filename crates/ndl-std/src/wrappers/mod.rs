@@ -28,4 +28,4 @@ pub use memory::{BatchFrom, BatchTo, McInfo, OpFrom, OpTo};
 pub use misc_info::{NC_MAP_MAX_ENTRIES, PRINTK_MAX, VaPlacement};
 pub use pod::{PodModes, PodStatusInfo};
 pub use table::{Gateway, WRAPPERS, Wrapper, wrappers_of};
-pub use types::{DESC_SIZE, MemHandle, MemLocation, NcRangeMark, QueueType, ResourceInfo};
+pub use types::{MemHandle, MemLocation, NcRangeMark, QueueType, ResourceInfo};

@@ -16,7 +16,8 @@ use std::fmt;
 use std::time::Duration;
 
 use khal::{Arch, Generation};
-use ndl_std::copy::{CopyError, DmaBuffer, DmaQueue, MappedUdma, alloc_dma};
+use ndl_std::copy::CopyError;
+use ndl_std::copy::register_level::{DmaBuffer, DmaQueue, MappedUdma, alloc_dma};
 use ndl_std::ioctl_codes::RESOURCE_MMAP_INFO;
 use ndl_std::{DeviceHandle, Errno, Kernel, Mapping, MemLocation, Ndl};
 use udma_desc::{QueueId, RingPair};
@@ -199,8 +200,14 @@ impl<K: Kernel> CopyDevice for NdlDevice<'_, K> {
             engine: self.engine,
             queue: queue.get(),
         };
-        let q =
-            DmaQueue::<K, A>::open(handle, self.engine, queue, ring_size).map_err(at(bring_up))?;
+        let q = DmaQueue::<K, A>::open(
+            handle,
+            self.engine,
+            queue,
+            ring_size,
+            ndl_emu::resource::BAR0_RESOURCE,
+        )
+        .map_err(at(bring_up))?;
         let alloc = |location, step| {
             alloc_dma::<K, A>(handle, bytes, BUFFER_ALIGN, location)
                 .map(|buf| Owned { handle, buf })
@@ -273,7 +280,7 @@ mod tests {
     use khal_cayman::Cayman;
     use khal_mariana::Mariana;
     use khal_sunda::Sunda;
-    use ndl_std::emulated::{DeviceConfig, EmulatedKernel, Execution};
+    use ndl_emu::{DeviceConfig, EmulatedKernel, Execution};
     use neuron_emu::{Direction, RegionKind};
     use udma_desc::Barrier;
 
