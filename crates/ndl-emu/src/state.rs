@@ -2,13 +2,13 @@
 //! processes, memory handles, mmap cookies, queue rings, semaphores, locks ...) next to the
 //! device model that owns everything the hardware owns (memory bytes, registers, engines).
 
-use core::ffi::c_void;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use neuron_emu::{AllocError, Device, RegionKind};
 
 use super::arch::Facts;
 use super::config::DeviceConfig;
+use super::user::UserMemory;
 use ndl_std::MemLocation;
 use ndl_std::{AccessMode, Errno, RawFd};
 
@@ -37,11 +37,14 @@ pub(crate) struct OpenFile {
 }
 
 /// One ioctl as a handler sees it.
-pub(crate) struct Call {
+pub(crate) struct Call<'m> {
     pub(crate) device: u32,
     pub(crate) code: u32,
-    pub(crate) arg: *mut c_void,
+    /// The argument word: the user address of the argument struct.
+    pub(crate) arg: u64,
     pub(crate) tgid: u32,
+    /// The calling process's memory, the only way handlers reach `arg` and user buffers.
+    pub(crate) mem: &'m dyn UserMemory,
 }
 
 /// What an mmap cookie (and a mapping made from it) reaches in the model.
