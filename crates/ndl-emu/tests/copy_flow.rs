@@ -21,8 +21,12 @@ use neuron_emu::{Direction, EngineState, Fault};
 use udma_desc::{DescStore, QueueId, RingId};
 
 fn kernel(g: Generation, execution: Execution) -> EmulatedKernel {
-    EmulatedKernel::with_devices(vec![DeviceConfig::numbered(g, 0).with_execution(execution)])
-        .unwrap()
+    EmulatedKernel::with_devices(vec![
+        DeviceConfig::numbered(g, 0)
+            .with_execution(execution)
+            .with_privileged(true),
+    ])
+    .unwrap()
 }
 
 fn pattern(len: usize, seed: u32) -> Vec<u8> {

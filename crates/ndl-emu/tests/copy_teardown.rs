@@ -70,7 +70,9 @@ fn a_timed_out_copy_resets_the_queue_before_freeing_its_buffers() {
     const RING: u32 = 64;
     let ring_bytes = u64::from(RING) * 16;
     let inner = EmulatedKernel::with_devices(vec![
-        DeviceConfig::numbered(Generation::V3, 0).with_execution(Execution::Manual),
+        DeviceConfig::numbered(Generation::V3, 0)
+            .with_execution(Execution::Manual)
+            .with_privileged(true),
     ])
     .unwrap();
     let ndl = Ndl::with_kernel(Recording {
