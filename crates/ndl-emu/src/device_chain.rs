@@ -549,13 +549,11 @@ pub(super) fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> {
     if c == METRICS_CTRL.code() {
         return Ok(0);
     }
-    // Commands the model does not implement yet (BAR access, metrics, datastores, H2T
-    // queues, async copies, ...).
-    Err(Errno::NOSYS)
+    super::device_services::exact(st, call)
 }
 
 /// The memory a `(host_memory, dram_channel, dram_region)` triple names.
-fn location(host_memory: u32, dram_channel: u32, dram_region: u32) -> MemLocation {
+pub(super) fn location(host_memory: u32, dram_channel: u32, dram_region: u32) -> MemLocation {
     if host_memory != 0 {
         MemLocation::Host
     } else {
@@ -670,7 +668,7 @@ fn queue_init(d: &mut DeviceState, a: &DmaQueueInit) -> Result<(), Errno> {
     Ok(())
 }
 
-fn notif_init(
+pub(super) fn notif_init(
     d: &mut DeviceState,
     key: (u32, u32, u32),
     size: u32,
@@ -716,7 +714,7 @@ fn buf_copy(
     }
 }
 
-fn mem_copy(
+pub(super) fn mem_copy(
     d: &DeviceState,
     src: u64,
     src_off: u64,
@@ -770,6 +768,19 @@ fn program(
     size: u64,
 ) -> Result<(), Errno> {
     d.check_nc(nc_id)?;
+    program_at(mem, d, dst, offset, buffer, size)
+}
+
+/// PROGRAM_ENGINE's work without a core: writes the user buffer at `dst + offset` after the
+/// region check (the address must lie in one allocation).
+pub(super) fn program_at(
+    mem: &dyn UserMemory,
+    d: &DeviceState,
+    dst: u64,
+    offset: u64,
+    buffer: u64,
+    size: u64,
+) -> Result<(), Errno> {
     let at = dst.checked_add(offset).ok_or(Errno::INVAL)?;
     let (_, m) = d.by_pa(at)?;
     let bare = if m.host() {
@@ -929,9 +940,8 @@ pub(super) fn by_nr(st: &mut State, call: &Call) -> Result<c_int, Errno> {
             a.mem_handle = h;
             mem.copy_out(arg, &a)?;
         }
-        // The async copies are not modelled yet; every other size is unknown.
         108 if c == MEM_COPY_ASYNC.code() || c == MEM_COPY_ASYNC64.code() => {
-            return Err(Errno::NOSYS);
+            return super::device_services::mem_copy_async(d, call);
         }
         _ => return Err(Errno::INVAL),
     }

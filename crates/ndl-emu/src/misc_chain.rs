@@ -9,16 +9,15 @@ use ndl_std::Errno;
 use ndl_std::ioctl_codes::*;
 use ndl_std::ioctl_structs::{
     CompatibleVersion, CrwlNcMap, CrwlNcMapExt, DeviceBasicInfo, DeviceBdfExt, DeviceDriverInfo,
-    DmabufFd, GetLogicalToPhysicalNcMap, HostDeviceIdToRidMap, NcMapEntry, NcPidStateDump, PodCtrl,
-    PodCtrlV2, PodInfo, PodStatus, PodStatusV2, Printk,
+    DmabufFd, GetLogicalToPhysicalNcMap, GetVaPlacement, HostDeviceIdToRidMap, NcMapEntry,
+    NcPidStateDump, PodCtrl, PodCtrlV2, PodInfo, PodStatus, PodStatusV2, Printk,
 };
 use ndl_std::{NC_MAP_MAX_ENTRIES, PRINTK_MAX};
 
 use super::ENOTSUPP;
-use super::state::{Call, FileKind, OpenFile, State};
+use super::state::{Backing, Call, FileKind, ObjectKind, OpenFile, State};
+use neuron_emu::RegionKind;
 
-/// Interface versions the model's driver accepts (COMPATIBLE_VERSION).
-pub const COMPATIBLE: (u32, u32) = (5, 9);
 /// Driver version the model reports (DRIVER_INFO).
 pub const DRIVER_VERSION: u32 = 0x0002_1904;
 
@@ -28,11 +27,15 @@ pub(super) fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> {
     let arg = call.arg;
     let mem = call.mem;
     if c == COMPATIBLE_VERSION.code() {
+        // The arch's ncdev_compatible_version window (arch-scalars.tsv "runtime compatible
+        // version": V2 min 5 max 7, V3/V4 min 10 max 11), which khal's arch crates carry.
+        let d = st.device(call.device).ok_or(Errno::NODEV)?;
+        let w = d.facts.scalars.compatible_version;
         mem.copy_out(
             arg,
             &CompatibleVersion {
-                max: COMPATIBLE.1,
-                min: COMPATIBLE.0,
+                max: w.max,
+                min: w.min,
             },
         )?;
         return Ok(0);
@@ -198,6 +201,8 @@ pub(super) fn by_nr(st: &mut State, call: &Call) -> Result<c_int, Errno> {
     let mem = call.mem;
     let size = usize::from(size_of_code(c));
     match nr_of(c) {
+        // GET_VA_PLACEMENT checks neither size nor dir: always 16 bytes each way.
+        131 => return va_placement(st, call),
         // DRIVER_INFO checks dir and size: R with at least 24 bytes gets 24 bytes.
         110 => match Dir::of(c) {
             Dir::Read if size >= size_of::<DeviceDriverInfo>() => {
@@ -283,4 +288,49 @@ pub(super) fn by_nr(st: &mut State, call: &Call) -> Result<c_int, Errno> {
         _ => return Err(Errno::INVAL),
     }
     Ok(0)
+}
+
+/// GET_VA_PLACEMENT: looks `va` up in the caller's mappings on every device it is attached
+/// to; only device-memory chunk mappings resolve, to the device and the HBM channel whose
+/// range holds the chunk's device address. The struct is written back whatever the result
+/// (-1, -1 with ENXIO when not found), after a successful copy-in.
+fn va_placement(st: &mut State, call: &Call) -> Result<c_int, Errno> {
+    let mut a: GetVaPlacement = call.mem.copy_in(call.arg)?;
+    let found = (0u32..).zip(&st.devices).find_map(|(index, d)| {
+        if !d.is_attached(call.tgid) {
+            return None;
+        }
+        let (base, rec) = d.maps.range(..=a.va).next_back()?;
+        let inside = a.va - base < rec.len;
+        let addr = match (rec.object.kind, rec.object.backing) {
+            (ObjectKind::Chunk { .. }, Backing::Memory { addr }) if inside => addr,
+            _ => return None,
+        };
+        let channel = d.emu.with_memory(|m| {
+            m.regions().iter().find_map(|r| match r.kind() {
+                RegionKind::Device { channel }
+                    if (r.base()..r.base() + r.size()).contains(&addr) =>
+                {
+                    Some(channel)
+                }
+                _ => None,
+            })
+        })?;
+        Some((index, u32::from(channel)))
+    });
+    let result = match found {
+        Some((device, hbm)) => {
+            a.device_index = i32::try_from(device).map_err(|_| Errno::INVAL)?;
+            a.hbm_index = i32::try_from(hbm).map_err(|_| Errno::INVAL)?;
+            Ok(0)
+        }
+        None => {
+            a.device_index = -1;
+            a.hbm_index = -1;
+            Err(Errno::NXIO)
+        }
+    };
+    // The driver ignores the copy-out's result.
+    let _ = call.mem.copy_out(call.arg, &a);
+    result
 }

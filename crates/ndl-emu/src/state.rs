@@ -166,6 +166,12 @@ pub(crate) struct DeviceState {
     pub(crate) pod_mode: u32,
     /// H2T queues handed out by H2T_DMA_ALLOC_QUEUES: (engine, queue) -> owner.
     pub(crate) h2t_owned: BTreeMap<(u32, u32), H2tOwner>,
+    /// Datastores of ACQUIRE_NEURON_DS: pid -> memory handle.
+    pub(crate) datastores: BTreeMap<u32, u64>,
+    /// The last state CINIT_SET_STATE set, per core.
+    pub(crate) cinit: HashMap<u32, u32>,
+    /// The wait slot the next MEM_COPY_ASYNC gets (1 or 2, alternating).
+    pub(crate) next_wait_slot: u32,
 }
 
 /// Who holds an H2T queue from H2T_DMA_ALLOC_QUEUES, and as what.
@@ -206,6 +212,9 @@ impl DeviceState {
             pod_state: 0,
             pod_mode: 0,
             h2t_owned: BTreeMap::new(),
+            datastores: BTreeMap::new(),
+            cinit: HashMap::new(),
+            next_wait_slot: 1,
         }
     }
 
@@ -228,6 +237,11 @@ impl DeviceState {
 
     pub(crate) fn is_attached(&self, tgid: u32) -> bool {
         self.attached.contains_key(&tgid)
+    }
+
+    /// Every attached pid, in slot order.
+    pub(crate) fn attached_pids(&self) -> impl Iterator<Item = u32> + '_ {
+        self.attached.keys().copied()
     }
 
     /// The pid in attached-process slot 0.
