@@ -450,7 +450,15 @@ impl Kernel for EmulatedKernel {
         let device = dev.emu.clone();
         let va = st.new_va(len64);
         let dev = st.device_mut(file.device).ok_or(Errno::NODEV)?;
-        dev.maps.insert(va, MapRec { object, len: len64 });
+        let tgid = current_tgid();
+        dev.maps.insert(
+            va,
+            MapRec {
+                object,
+                len: len64,
+                tgid,
+            },
+        );
         Ok(EmulatedRegion {
             device,
             read_only,

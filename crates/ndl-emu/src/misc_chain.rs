@@ -301,7 +301,7 @@ fn va_placement(st: &mut State, call: &Call) -> Result<c_int, Errno> {
             return None;
         }
         let (base, rec) = d.maps.range(..=a.va).next_back()?;
-        let inside = a.va - base < rec.len;
+        let inside = a.va - base < rec.len && rec.tgid == call.tgid;
         let addr = match (rec.object.kind, rec.object.backing) {
             (ObjectKind::Chunk { .. }, Backing::Memory { addr }) if inside => addr,
             _ => return None,

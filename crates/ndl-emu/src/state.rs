@@ -83,6 +83,8 @@ pub(crate) enum ObjectKind {
 pub(crate) struct MapRec {
     pub(crate) object: Object,
     pub(crate) len: u64,
+    /// The process that made the mapping (GET_VA_PLACEMENT searches the caller's own).
+    pub(crate) tgid: u32,
 }
 
 /// A memory handle: an allocation in the device model's memory.

@@ -140,6 +140,9 @@ fn va_placement_resolves_a_mapped_device_chunk_only() {
     let map = h.map(info.mmap_offset, 4096).unwrap();
     let p = ndl.misc().get_va_placement(map.addr() + 100).unwrap();
     assert_eq!((p.device_index, p.hbm_index), (0, 1));
+    // Only the caller's own mappings resolve: another process asking gets ENXIO.
+    let other = EmulatedKernel::as_process(1, || ndl.misc().get_va_placement(map.addr()));
+    assert_eq!(other.unwrap_err().errno(), Some(Errno::NXIO));
     // Not a mapping: ENXIO (the driver writes -1, -1 back).
     assert_eq!(
         ndl.misc().get_va_placement(0x1000).unwrap_err(),
