@@ -4,35 +4,66 @@
 //! * [`ioctl_codes`]: every command as a typed request constant, the decoder, the routing walk;
 //!   [`ioctl_structs`]: every argument struct, layout-asserted against the reference tables.
 //! * [`Kernel`]: the five system calls (open, close, ioctl, mmap, munmap) as a trait;
-//!   [`RealKernel`] is Linux through `rustix`, [`emulated::EmulatedKernel`] a model of the
-//!   driver's dispatcher whose devices are `neuron-emu` device models.
+//!   [`RealKernel`] is Linux through `rustix`. The emulated kernel (a model of the driver's
+//!   dispatcher over `neuron-emu` device models) lives in its own crate, `ndl-emu`, above this
+//!   one: this crate depends on no device model and no arch crate.
 //! * [`Ndl`]: the per-process context with the three gateways — [`Device`] (cached read-only
 //!   fd per device), [`Misc`] (one write-only fd for the free-access lane), [`DeviceHandle`]
-//!   (an owned read-write fd) — and [`Mapping`] for mmap'd driver objects (a volatile window
-//!   over Linux, a window into the device model over the emulated kernel).
-//! * [`copy`]: the end-to-end DMA copy flow (rings in mapped memory, khal bring-up and
-//!   doorbells through a mapped BAR0, udma-desc descriptors), generic over the kernel.
+//!   (an owned read-write fd) — and [`Mapping`] for mmap'd driver objects. [`Ndl::global`]
+//!   is the process-wide instance (lazily opened, closed at exit), like the NDL's globals.
+//! * A safe wrapper for every command, a method of the gateway of its lane; [`WRAPPERS`]
+//!   lists which wrapper sends which commands (a test checks it covers the catalog), and
+//!   [`returns::RETURNS`] how each command's return value reads. Failures are [`Error`]s
+//!   naming the command and errno, convertible to [`std::io::Error`].
+//! * [`copy`]: memory-to-memory DMA copies, verified byte for byte, generic over the kernel
+//!   and the caller's arch set: [`copy::driver`] (the default) on the driver's terms, and
+//!   [`copy::register_level`], the opt-in for the device model and privileged tooling.
 //!
-//! ```
-//! use ndl_std::emulated::EmulatedKernel;
-//! use ndl_std::Ndl;
+//! # Real hardware, privileges, and the model
 //!
-//! // Two trn2 (V3) devices at /dev/neuron0..1 of the emulated kernel.
-//! let ndl = Ndl::with_kernel(EmulatedKernel::new(khal::Generation::V3, 2)?);
-//! let (min, max) = ndl.misc().compatible_version()?;
-//! assert!(min <= max);
+//! **Runs on real hardware** (a process that can open `/dev/neuronN` read-write): every
+//! wrapper whose command the driver serves on the lane its gateway uses; [`Mapping`]s of the process's own memory chunks (MEM_GET_EXTENDED_INFO's
+//! `mmap_offset`, the whole chunk) and of the arch's special resources (RESOURCE_MMAP_INFO:
+//! semaphores, events, state buffers, TOP_SP blocks, whole HBM channels on V3/V4;
+//! RESOURCE_ALL entries read-only); and the **driver-style copy** ([`copy::copy`]): an H2T
+//! service queue or a core-engine queue, MEM_ALLOC'd rings and buffers, udma-desc
+//! descriptors delivered by mmap of the ring chunk or by DMA_COPY_DESCRIPTORS, the driver
+//! ringing the doorbells, a completion marker, DMA_ACK_COMPLETED, and full teardown. This
+//! follows `reference/dma-path.md` (driver 2.26.5.0) and has been run only against the
+//! emulated kernel here, not on hardware.
+//!
+//! **Needs privileges**: mmap of raw device memory at an offset that is neither a chunk nor
+//! a special resource needs CAP_SYS_RAWIO (the driver's root path, BAR4 only; EPERM
+//! otherwise). A process that did not open the node itself (e.g. a forked child) is not
+//! attached: the attach-checked commands (DMA_QUEUE_INIT, DMA_ACK_COMPLETED, MEM_FREE,
+//! BAR_WRITE, ...) answer EACCES. A write-only (free-access) fd reaches only the misc
+//! commands and cannot map.
+//!
+//! **Only the model does**: the [`copy::register_level`] path. It maps a BAR0 register
+//! window and programs ring bases and doorbells itself, which the driver refuses to every
+//! process, root included (no mmap reaches DMA engine registers; BAR_WRITE blocks the ring
+//! base, completion base and tail-increment words of every queue,
+//! `reference/bar0-write-block.tsv`). `ndl-emu`'s emulated kernel serves such a window only
+//! when configured privileged, under resource numbers of its own that no driver uses.
+//!
+//! ```no_run
+//! use ndl_std::{MemLocation, Ndl};
+//!
+//! // The real driver at /dev/neuron1.
+//! let ndl = Ndl::new();
 //! let dev = ndl.open_device(1)?;
-//! let mem = dev.mem_alloc(4096, 64, ndl_std::MemLocation::Host, 0)?;
+//! let mem = dev.mem_alloc(4096, 64, MemLocation::Host, 0)?;
 //! dev.mem_buf_copy_to(mem, 0, b"hello")?;
 //! let mut back = [0u8; 5];
 //! dev.mem_buf_copy_from(mem, 0, &mut back)?;
 //! assert_eq!(&back, b"hello");
+//! dev.mem_free(mem)?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 mod compat;
+mod context;
 pub mod copy;
-pub mod emulated;
 mod error;
 mod fd_slot;
 mod gateway;
@@ -42,26 +73,22 @@ mod kernel;
 mod mapping;
 mod ndl;
 mod real_kernel;
+pub mod returns;
 mod sync;
+#[cfg(feature = "test-utils")]
+pub mod testing;
 mod wrappers;
 
 pub use compat::{CompatLatch, Family};
+pub use context::{DEFAULT_ROOT, MAX_DEVICES};
 pub use error::{Error, Result};
 pub use fd_slot::{FdSlot, PinnedFd};
 pub use gateway::{Device, DeviceHandle, Misc};
 pub use kernel::{AccessMode, Errno, Kernel, MappedRegion, RawFd};
 pub use mapping::Mapping;
-pub use ndl::{DEFAULT_ROOT, MAX_DEVICES, Ndl};
+pub use ndl::Ndl;
 pub use real_kernel::{RealKernel, RealRegion};
 pub use wrappers::*;
 
 /// The chip generation (re-exported from `khal`).
 pub use khal::Generation;
-
-/// The arch types this crate dispatches to (khal's one dispatch point turns a device's
-/// generation into one of them): V2 SUNDA, V3 CAYMAN, V4 MARIANA.
-pub type Arches = (
-    khal_sunda::Sunda,
-    khal_cayman::Cayman,
-    khal_mariana::Mariana,
-);

@@ -8,15 +8,16 @@ use crate::gateway::{Device, ioctl};
 use crate::ioctl_codes::{
     DMA_ACK_COMPLETED, DMA_COPY_DESCRIPTORS, DMA_COPY_DESCRIPTORS64, DMA_DESCRIPTOR_COPYOUT,
     DMA_ENG_GET_STATE, DMA_ENG_INIT, DMA_ENG_SET_STATE, DMA_QUEUE_COPY_START, DMA_QUEUE_GET_STATE,
-    DMA_QUEUE_INIT, DMA_QUEUE_INIT_BATCH, DMA_QUEUE_RELEASE,
+    DMA_QUEUE_INIT, DMA_QUEUE_INIT_BATCH, DMA_QUEUE_RELEASE, DMA_QUIESCE_QUEUES,
 };
 use crate::ioctl_structs::{
     DmaAckCompleted, DmaCopyDescriptors, DmaCopyDescriptors64, DmaDescriptorCopyout,
     DmaEngGetState, DmaEngInit, DmaEngSetState, DmaEngState, DmaQueueCopyStart, DmaQueueGetState,
-    DmaQueueInit, DmaQueueInitBatch, DmaQueueRelease, DmaQueueState, UserPtr,
+    DmaQueueInit, DmaQueueInitBatch, DmaQueueRelease, DmaQueueState, DmaQuiesceQueues, UserPtr,
 };
 use crate::kernel::Kernel;
-use crate::wrappers::types::{DESC_SIZE, MemHandle, QueueType, u32_arg};
+use crate::wrappers::types::{MemHandle, QueueType, u32_arg};
+use udma_desc::Descriptor;
 
 /// DMA_QUEUE_INIT_BATCH takes fewer than this many entries.
 pub const QUEUE_INIT_BATCH_MAX: usize = 255;
@@ -81,6 +82,24 @@ impl<K: Kernel> Device<'_, K> {
         unsafe { ioctl!(self, DMA_QUEUE_RELEASE, &mut arg) }
     }
 
+    /// DMA_QUIESCE_QUEUES: the header names an undefined struct and the driver answers
+    /// every call with -ENOIOCTLCMD (ENOTTY in user space); sent with the closest defined
+    /// struct, `neuron_ioctl_dma_quiesce_queues`, so the command is reachable.
+    pub fn dma_quiesce_queues(
+        &self,
+        nc_id: u32,
+        engine_count: u32,
+        queue_mask: &[u32; 64],
+    ) -> Result<()> {
+        let mut arg = DmaQuiesceQueues {
+            nc_id,
+            engine_count,
+            queue_mask: *queue_mask,
+        };
+        // SAFETY: no user addresses.
+        unsafe { ioctl!(self, DMA_QUIESCE_QUEUES, &mut arg) }
+    }
+
     /// DMA_QUEUE_COPY_START: hands `tx`/`rx` more descriptors to the engine.
     pub fn dma_queue_copy_start(&self, eng_id: u32, qid: u32, tx: u32, rx: u32) -> Result<()> {
         let mut arg = DmaQueueCopyStart {
@@ -126,7 +145,7 @@ impl<K: Kernel> Device<'_, K> {
         mem: MemHandle,
         offset: u64,
         queue_type: QueueType,
-        descs: &[[u8; DESC_SIZE]],
+        descs: &[Descriptor],
     ) -> Result<()> {
         let cmd64 = DMA_COPY_DESCRIPTORS64.name();
         let num_descs = u32_arg(cmd64, "descriptor count", descs.len() as u64)?;
@@ -165,7 +184,7 @@ impl<K: Kernel> Device<'_, K> {
         qid: u32,
         queue_type: QueueType,
         start_index: u32,
-        out: &mut [[u8; DESC_SIZE]],
+        out: &mut [Descriptor],
     ) -> Result<()> {
         let cmd = DMA_DESCRIPTOR_COPYOUT.name();
         let mut arg = DmaDescriptorCopyout::new_zeroed();

@@ -1,0 +1,137 @@
+//! How an emulated device is built: generation, PCI identity, memory, execution.
+
+use khal::Generation;
+use neuron_emu::{MapError, MemoryConfig};
+
+/// Host physical address of the host memory of [`DeviceConfig::numbered`] devices.
+pub const HOST_PHYS_BASE: u64 = 1 << 32;
+
+/// How the device model runs the descriptors a doorbell posts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Execution {
+    /// The doorbell write runs the device until idle before it returns: a copy is complete
+    /// when the doorbell ioctl (or register write) returns. Deterministic, single-threaded.
+    #[default]
+    OnDoorbell,
+    /// A background engine thread per device runs doorbells as they arrive, like hardware:
+    /// software polls head pointers for completion.
+    Background,
+    /// Nothing runs until the test steps the model itself
+    /// ([`EmulatedKernel::device`](super::EmulatedKernel::device), then
+    /// `run_until_idle`).
+    Manual,
+}
+
+/// What one emulated device is: its chip generation (which picks the `khal` arch type
+/// through the one dispatch point), its PCI identity, its memory and how it executes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeviceConfig {
+    /// Chip generation (DEVICE_INFO, BASIC_INFO and DRIVER_INFO report its arch number).
+    pub generation: Generation,
+    /// Revision.
+    pub revision: u32,
+    /// PCI domain.
+    pub domain: u32,
+    /// PCI bus.
+    pub bus: u32,
+    /// PCI slot.
+    pub slot: u8,
+    /// PCI function.
+    pub func: u8,
+    /// Host device id (HOST_DEVICE_ID).
+    pub host_device_id: u32,
+    /// Routing id (HOST_DEVICE_ID_TO_RID_MAP).
+    pub routing_id: u32,
+    /// Logical → physical core order; `None` for an arch without a map (ENOTSUPP). Its
+    /// length should be the arch's core count.
+    pub nc_map: Option<Vec<u32>>,
+    /// Sizes and placement of the model's HBM and host memory.
+    pub memory: MemoryConfig,
+    /// How doorbells are executed.
+    pub execution: Execution,
+    /// Stands for CAP_SYS_RAWIO of the calling process; off by default. A privileged kernel
+    /// maps raw device memory at offsets that are neither a chunk nor a special resource
+    /// (the driver's root path) and serves the **emulator-only** register windows of
+    /// [`resource`](super::resource) (BAR0 and per-engine UDMA), which no real driver
+    /// serves; they exist for the register-level copy and privileged tooling on the model.
+    pub privileged: bool,
+}
+
+impl DeviceConfig {
+    /// Defaults for device `index` of `generation`: a distinct bus and ids per device, the
+    /// arch's cores with the identity core map reversed (so a test can tell logical from
+    /// physical), 16 MiB per HBM channel and 16 MiB of host memory at host physical address
+    /// 4 GiB (so host physical addresses never coincide with device addresses of HBM
+    /// channel 0, which starts at 0).
+    pub fn numbered(generation: Generation, index: u32) -> Self {
+        let cores = super::arch::Facts::of(generation).map_or(0, |f| f.scalars.nc_per_device);
+        Self {
+            generation,
+            revision: 1,
+            domain: 0,
+            bus: 0x10 + index,
+            slot: 0,
+            func: 0,
+            host_device_id: index,
+            routing_id: 0x100 + index,
+            nc_map: Some((0..u32::from(cores)).rev().collect()),
+            memory: MemoryConfig {
+                hbm_bytes_per_channel: 16 << 20,
+                host_bytes: 16 << 20,
+                host_phys_base: HOST_PHYS_BASE,
+            },
+            execution: Execution::OnDoorbell,
+            privileged: false,
+        }
+    }
+
+    /// The same device with the privileged option (see [`DeviceConfig::privileged`]).
+    pub fn with_privileged(mut self, privileged: bool) -> Self {
+        self.privileged = privileged;
+        self
+    }
+
+    /// The same device executing doorbells as `execution` says.
+    pub fn with_execution(mut self, execution: Execution) -> Self {
+        self.execution = execution;
+        self
+    }
+}
+
+/// Why an emulated kernel could not be built.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BuildError {
+    /// The device's memory map is impossible (overlapping or overflowing regions).
+    #[error("device {index}: {source}")]
+    Memory {
+        /// The device index.
+        index: u32,
+        /// What the model said.
+        source: MapError,
+    },
+    /// No arch type of this build implements the generation.
+    #[error("device {index}: {generation} is not supported by this build")]
+    Unsupported {
+        /// The device index.
+        index: u32,
+        /// The generation asked for.
+        generation: Generation,
+    },
+    /// The device's engine bring-up failed (a khal refusal; a bug in the arch tables).
+    #[error("device {index}: engine {engine} bring-up failed: {reason}")]
+    BringUp {
+        /// The device index.
+        index: u32,
+        /// The engine.
+        engine: u32,
+        /// khal's error, as text.
+        reason: String,
+    },
+    /// The background engine thread could not be started.
+    #[error("device {index}: the background engine thread could not be started")]
+    Background {
+        /// The device index.
+        index: u32,
+    },
+}
