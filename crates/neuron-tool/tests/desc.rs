@@ -327,7 +327,7 @@ fn decode_names_every_field() {
 
 #[test]
 fn decode_shows_meta_descriptors_and_reserved_bits() {
-    // CME meta descriptor (index 2): FIRST | META | CONCAT.
+    // CME meta descriptor (index 2): (2 << 24) | FIRST | META, seed 004 §1 build_cme_packet.
     let cme = udma_desc::cme_descriptor(2).unwrap().to_string();
     tool()
         .args(["desc", "decode", &cme])
