@@ -78,30 +78,38 @@ pub(crate) enum PairOutcome {
 /// a prefetch bus error at that slot).
 struct MemRing<'a> {
     mem: &'a AddressSpace,
-    q: &'a QueueModel,
+    base: u64,
+    len: u32,
     whole: Option<&'a [u8]>,
 }
 
 impl<'a> MemRing<'a> {
-    fn new(mem: &'a AddressSpace, q: &'a QueueModel, span: Option<Span>) -> Self {
-        let whole = span.and_then(|s| mem.span_bytes(s));
-        Self { mem, q, whole }
+    #[inline]
+    fn new(mem: &'a AddressSpace, q: &QueueModel, span: Option<Span>) -> Self {
+        Self {
+            mem,
+            base: q.base(),
+            len: q.len,
+            whole: span.and_then(|s| mem.span_bytes(s)),
+        }
     }
 }
 
 impl DescSource for MemRing<'_> {
+    #[inline]
     fn slots(&self) -> u32 {
-        self.q.len
+        self.len
     }
 
     #[inline]
     fn fetch(&self, index: u32) -> Result<udma_desc::Descriptor, u64> {
         if let Some(ring) = self.whole {
-            return ring
-                .fetch(index)
-                .map_err(|off| self.q.base().wrapping_add(off));
+            return ring.fetch(index).map_err(|off| self.base.wrapping_add(off));
         }
-        let addr = self.q.slot_addr(index);
+        // Wrapping arithmetic: an absurd base lands outside every region (a bus error).
+        let addr = self
+            .base
+            .wrapping_add(u64::from(index).wrapping_mul(udma_desc::DESC_BYTES as u64));
         let mut b = [0u8; udma_desc::DESC_BYTES];
         self.mem.read(addr, &mut b).map_err(|_| addr)?;
         Ok(udma_desc::Descriptor::from_le_bytes(b))
