@@ -4,8 +4,8 @@
 //! write at a byte offset inside a register window. Three kinds of window plug in:
 //!
 //! * [`VolatileMmio`] — a volatile pointer into a mapped PCI BAR (the only `unsafe` for MMIO);
-//! * [`FakeRegs`] — a recording fake register file for tests (trace of every access, with
-//!   programmable read values);
+//! * `FakeRegs` — a recording fake register file for tests (trace of every access, with
+//!   programmable read values), behind the `test-utils` feature;
 //! * the device model in `neuron-emu`, which must observe doorbell writes as they happen.
 //!
 //! No implementation hands out `&`/`&mut` references into device memory: a reference lets the
@@ -13,6 +13,7 @@
 //! (a tail-pointer increment is a command, not a store).
 //!
 //! ```
+//! # #[cfg(feature = "test-utils")] {
 //! use mmio::{FakeRegs, Mmio, MmioExt, Access};
 //!
 //! let regs: FakeRegs<16, 16> = FakeRegs::new();
@@ -22,6 +23,7 @@
 //! win.write32(0x4, 0x2);
 //! assert_eq!(regs.trace(), [Access::Read { offset: 0x200, value: 0x1111 },
 //!                           Access::Write { offset: 0x204, value: 0x2 }]);
+//! # }
 //! ```
 #![no_std]
 #![cfg_attr(
@@ -36,12 +38,14 @@
 )]
 
 mod access;
+#[cfg(any(test, feature = "test-utils"))]
 mod fake;
 mod register;
 mod volatile;
 mod window;
 
 pub use access::{BUS_ERROR_READ, Mmio, MmioExt};
+#[cfg(any(test, feature = "test-utils"))]
 pub use fake::{Access, FakeRegs};
 pub use register::Register;
 pub use volatile::VolatileMmio;

@@ -5,6 +5,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use khal_cayman::Cayman;
+use neuron_tool::cmd::bench::{Mode, build_pairs};
 
 /// `n` varied, valid batch lines.
 fn input(n: u64) -> Vec<u8> {
@@ -42,11 +43,27 @@ fn ring_pairs(c: &mut Criterion) {
     const PAIRS: u64 = 100_000;
     let mut g = c.benchmark_group("bench_build");
     g.throughput(Throughput::Elements(PAIRS));
-    g.bench_function("100k_pairs_4096_ring", |b| {
-        b.iter(|| neuron_tool::cmd::bench::build_pairs::<Cayman>(black_box(PAIRS)).map(|r| r.acks))
-    });
+    for (name, mode) in [
+        ("100k_pairs_4096_ring_single", Mode::Single),
+        ("100k_pairs_4096_ring_batch", Mode::Batch),
+    ] {
+        g.bench_function(name, |b| {
+            b.iter(|| build_pairs::<Cayman>(black_box(PAIRS), mode).map(|r| r.acks))
+        });
+    }
     g.finish();
 }
 
-criterion_group!(benches, batch, ring_pairs);
+fn short() -> Criterion {
+    // The CPU is shared: short runs.
+    Criterion::default()
+        .warm_up_time(std::time::Duration::from_secs(1))
+        .measurement_time(std::time::Duration::from_secs(3))
+}
+
+criterion_group! {
+    name = benches;
+    config = short();
+    targets = batch, ring_pairs
+}
 criterion_main!(benches);

@@ -226,7 +226,7 @@ pub struct ArchArgs {
 /// `neuron-tool bench ...`.
 #[derive(Debug, Subcommand)]
 pub enum BenchCommand {
-    /// Build N copy pairs into a 4096-entry ring pair; print ns per pair.
+    /// Build N copy pairs into a 4096-entry ring pair, one per call and in batches; print ns per pair.
     Build {
         /// Chip generation.
         #[arg(long, value_enum)]

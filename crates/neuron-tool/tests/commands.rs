@@ -324,11 +324,20 @@ fn bench_build_prints_ns_per_pair() {
     for arch in ["sunda", "cayman", "mariana"] {
         let out = stdout_of(&["bench", "build", "--arch", arch, "--pairs", "20000"]);
         assert!(
-            out.contains("20000 copy pairs into a 4096-entry ring pair"),
+            out.contains("20000 copy pairs into a 4096-entry ring pair (4 ring acks)"),
             "{out}"
         );
-        assert!(out.contains("(4 ring acks)"), "{out}");
-        assert!(out.trim_end().ends_with("ns per pair"), "{out}");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 3, "{out}");
+        assert!(lines[1].contains("single (copy_prepare_one)"), "{out}");
+        assert!(
+            lines[2].contains("batch of 255 (copy_prepare_batch)"),
+            "{out}"
+        );
+        assert!(
+            lines[1..].iter().all(|l| l.ends_with("ns per pair")),
+            "{out}"
+        );
     }
     fails_with(
         &["bench", "build", "--arch", "cayman", "--pairs", "0"],

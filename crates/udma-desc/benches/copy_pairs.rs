@@ -39,6 +39,16 @@ fn req() -> CopyRequest {
         .with_dst_interrupt(true)
 }
 
+type Pair<'a> = RingPair<&'a mut [Descriptor], &'a mut [Descriptor]>;
+
+fn ring_pair<'a>(tx: &'a mut [Descriptor], rx: &'a mut [Descriptor]) -> Pair<'a> {
+    RingPair::new(
+        QueueId::new(0).unwrap(),
+        DescRing::new(Direction::Tx, tx).unwrap(),
+        DescRing::new(Direction::Rx, rx).unwrap(),
+    )
+}
+
 fn lap_requests() -> Vec<CopyRequest> {
     (0..LAP)
         .map(|i| CopyRequest {
@@ -49,13 +59,8 @@ fn lap_requests() -> Vec<CopyRequest> {
 }
 
 fn single_pair_vs_c(c: &mut Criterion) {
-    let mut tx = vec![Descriptor::ZERO; RING];
-    let mut rx = vec![Descriptor::ZERO; RING];
-    let mut pair = RingPair::new(
-        QueueId::new(0).unwrap(),
-        DescRing::new(Direction::Tx, &mut tx[..]).unwrap(),
-        DescRing::new(Direction::Rx, &mut rx[..]).unwrap(),
-    );
+    let (mut tx, mut rx) = (vec![Descriptor::ZERO; RING], vec![Descriptor::ZERO; RING]);
+    let mut pair = ring_pair(&mut tx, &mut rx);
     let req = req();
     let mut peer = CPeer::new(4096).unwrap();
     let creq = Request {
@@ -93,13 +98,8 @@ fn single_pair_vs_c(c: &mut Criterion) {
 }
 
 fn copy_pairs_4096(c: &mut Criterion) {
-    let mut tx = vec![Descriptor::ZERO; RING];
-    let mut rx = vec![Descriptor::ZERO; RING];
-    let mut pair = RingPair::new(
-        QueueId::new(0).unwrap(),
-        DescRing::new(Direction::Tx, &mut tx[..]).unwrap(),
-        DescRing::new(Direction::Rx, &mut rx[..]).unwrap(),
-    );
+    let (mut tx, mut rx) = (vec![Descriptor::ZERO; RING], vec![Descriptor::ZERO; RING]);
+    let mut pair = ring_pair(&mut tx, &mut rx);
     let req = req();
     let mut g = c.benchmark_group("copy_pairs_4096");
     g.throughput(Throughput::Elements(1));

@@ -114,6 +114,10 @@ impl<S: DescStore> DescRing<S> {
     /// Writes prebuilt descriptors into a reservation, stamping each with its slot's ring
     /// id (`(rid << 24) & 0x3000000`, replacing bits 25:24): one run up to the end of the
     /// ring with the reservation's id, then one from slot 0 with the next id.
+    ///
+    /// Seed 004 §1 `set_descriptors` ORs the id in; for prebuilt descriptors with bits 25:24
+    /// clear the bytes are the same. The project replaces the bits so that a descriptor
+    /// carrying a stale id cannot combine into a third one.
     #[inline]
     pub fn write_reserved(&mut self, res: &Reservation, descs: &[Descriptor]) -> Result<(), Error> {
         if usize::try_from(res.count()) != Ok(descs.len()) {

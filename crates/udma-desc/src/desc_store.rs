@@ -20,8 +20,7 @@ pub trait DescStore {
     fn load(&self, index: u32) -> Result<Descriptor, Error>;
 
     /// Writes `descs` into consecutive slots from `start`, stamping each with `ring_id`
-    /// (bits 25:24 of word 0 replaced). The default stores one by one; plain memory
-    /// overrides it with one bounds check per run.
+    /// (bits 25:24 of word 0 replaced), through [`store_iter`](Self::store_iter).
     #[inline]
     fn store_run(
         &mut self,
@@ -29,14 +28,7 @@ pub trait DescStore {
         descs: &[Descriptor],
         ring_id: RingId,
     ) -> Result<(), Error> {
-        let mut index = start;
-        for d in descs {
-            let mut d = *d;
-            d.set_ring_id(ring_id);
-            self.store(index, d)?;
-            index = index.wrapping_add(1);
-        }
-        Ok(())
+        self.store_iter(start, stamped(descs, ring_id))
     }
 
     /// The `len` slots from `start` as plain memory, for stores that are ordinary memory
@@ -64,6 +56,19 @@ pub trait DescStore {
         }
         Ok(())
     }
+}
+
+/// `descs`, each with bits 25:24 replaced by `ring_id`.
+#[inline]
+fn stamped(
+    descs: &[Descriptor],
+    ring_id: RingId,
+) -> impl ExactSizeIterator<Item = Descriptor> + '_ {
+    descs.iter().map(move |&d| {
+        let mut d = d;
+        d.set_ring_id(ring_id);
+        d
+    })
 }
 
 #[cold]
@@ -105,37 +110,14 @@ impl DescStore for [Descriptor] {
     }
 
     #[inline]
-    fn store_run(
-        &mut self,
-        start: u32,
-        descs: &[Descriptor],
-        ring_id: RingId,
-    ) -> Result<(), Error> {
-        let cap = self.len();
-        let dst = usize::try_from(start)
-            .ok()
-            .and_then(|s| Some(s..s.checked_add(descs.len())?))
-            .and_then(|r| self.get_mut(r))
-            .ok_or_else(|| out_of_range(start, cap))?;
-        for (slot, d) in dst.iter_mut().zip(descs) {
-            let mut d = *d;
-            d.set_ring_id(ring_id);
-            *slot = d;
-        }
-        Ok(())
-    }
-
-    #[inline]
     fn store_iter<I: ExactSizeIterator<Item = Descriptor>>(
         &mut self,
         start: u32,
         descs: I,
     ) -> Result<(), Error> {
         let cap = self.len();
-        let dst = usize::try_from(start)
-            .ok()
-            .and_then(|s| Some(s..s.checked_add(descs.len())?))
-            .and_then(|r| self.get_mut(r))
+        let dst = self
+            .slots_mut(start, descs.len())
             .ok_or_else(|| out_of_range(start, cap))?;
         for (slot, d) in dst.iter_mut().zip(descs) {
             *slot = d;

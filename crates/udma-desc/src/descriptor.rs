@@ -29,8 +29,10 @@ pub const DESC_BYTES: usize = 16;
 #[repr(C, align(16))]
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct Descriptor {
-    /// Words in memory order, each stored little-endian (`u32::to_le`).
-    le: [u32; 4],
+    /// The two 8-byte halves in memory order, each stored little-endian (`u64::to_le`):
+    /// words 0-1 and words 2-3 (word 0 in the low half). Two halves, not four words, so
+    /// that writing a descriptor into a slot is two 8-byte stores, not four narrow ones.
+    le: [u64; 2],
 }
 
 const _: () = assert!(core::mem::size_of::<Descriptor>() == DESC_BYTES);
@@ -38,7 +40,7 @@ const _: () = assert!(core::mem::align_of::<Descriptor>() == DESC_BYTES);
 
 impl Descriptor {
     /// The all-zero descriptor.
-    pub const ZERO: Descriptor = Descriptor { le: [0; 4] };
+    pub const ZERO: Descriptor = Descriptor { le: [0; 2] };
 
     /// The descriptor whose memory bytes are `bytes`.
     #[inline]
@@ -86,8 +88,14 @@ impl Descriptor {
     #[inline]
     pub const fn from_words(words: [u32; 4]) -> Self {
         let [w0, w1, w2, w3] = words;
+        Self::from_halves(join(w0, w1), join(w2, w3))
+    }
+
+    /// The descriptor of two 64-bit halves: words 0-1 (word 0 low) and words 2-3.
+    #[inline]
+    const fn from_halves(lo: u64, hi: u64) -> Self {
         Self {
-            le: [w0.to_le(), w1.to_le(), w2.to_le(), w3.to_le()],
+            le: [lo.to_le(), hi.to_le()],
         }
     }
 
@@ -96,51 +104,46 @@ impl Descriptor {
     /// be stored in one go.
     #[inline]
     pub const fn from_words_addr(w0: u32, w1: u32, addr: u64) -> Self {
-        let (lo, hi) = split(addr);
-        Self::from_words([w0, w1, lo, hi])
+        Self::from_halves(join(w0, w1), addr)
     }
 
     /// The four word values (word 0 at bytes 0-3).
     #[inline]
     pub const fn words(self) -> [u32; 4] {
-        let [w0, w1, w2, w3] = self.le;
-        [
-            u32::from_le(w0),
-            u32::from_le(w1),
-            u32::from_le(w2),
-            u32::from_le(w3),
-        ]
+        let [lo, hi] = self.le;
+        let (w0, w1) = split(u64::from_le(lo));
+        let (w2, w3) = split(u64::from_le(hi));
+        [w0, w1, w2, w3]
     }
 
     /// Word 0: the control word (`len_ctrl` of TX and RX, `ctrl_meta` of a completion).
     #[inline]
     pub const fn word0(self) -> u32 {
-        u32::from_le(self.le[0])
+        split(u64::from_le(self.le[0])).0
     }
 
     /// Replaces word 0 (the control word).
     #[inline]
     pub const fn set_word0(&mut self, v: u32) {
-        self.le[0] = v.to_le();
+        self.le[0] = join(v, self.word1()).to_le();
     }
 
     /// Word 1: TX `meta_ctrl`, RX `buf2_ptr_lo`.
     #[inline]
     pub const fn word1(self) -> u32 {
-        u32::from_le(self.le[1])
+        split(u64::from_le(self.le[0])).1
     }
 
     /// Replaces word 1.
     #[inline]
     pub const fn set_word1(&mut self, v: u32) {
-        self.le[1] = v.to_le();
+        self.le[0] = join(self.word0(), v).to_le();
     }
 
     /// Words 2-3 as the 64-bit buffer address of TX and RX descriptors.
     #[inline]
     pub const fn buf_ptr(self) -> u64 {
-        let [_, _, lo, hi] = self.words();
-        ((hi as u64) << 32) | lo as u64
+        u64::from_le(self.le[1])
     }
 
     /// Reads the descriptor as TX (memory-to-stream) data descriptor.
@@ -248,11 +251,10 @@ impl Descriptor {
     /// Replaces the ring id (bits 25:24 of word 0, the same place on TX and RX).
     #[inline]
     pub const fn set_ring_id(&mut self, id: RingId) {
-        self.set_word0(
-            TxLenCtrl::from_bits(self.word0())
-                .with_ring_id(id)
-                .into_bits(),
-        );
+        // Plain mask arithmetic (the generated setters are not inlinable across crates, and
+        // bulk writes stamp every descriptor).
+        let mask = (RingId::MAX as u32) << TxLenCtrl::RING_ID_SHIFT;
+        self.set_word0((self.word0() & !mask) | crate::builder::ring_id_bits(id));
     }
 
     /// The ring id stamped in word 0.
@@ -373,6 +375,13 @@ const _: () = {
     assert!(offset_of!(CompletionDesc, ctrl_meta) == 0);
 };
 
+/// `lo` in the low 32 bits, `hi` in the high ones.
+#[inline]
+const fn join(lo: u32, hi: u32) -> u64 {
+    ((hi as u64) << 32) | lo as u64
+}
+
+/// The low and high 32 bits.
 #[inline]
 const fn split(addr: u64) -> (u32, u32) {
     // Low and high halves: the truncation is the point.
@@ -383,8 +392,7 @@ const fn split(addr: u64) -> (u32, u32) {
 impl From<TxDesc> for Descriptor {
     #[inline]
     fn from(v: TxDesc) -> Self {
-        let (lo, hi) = split(v.buf_ptr);
-        Descriptor::from_words([v.len_ctrl.into_bits(), v.meta_ctrl.into_bits(), lo, hi])
+        Descriptor::from_words_addr(v.len_ctrl.into_bits(), v.meta_ctrl.into_bits(), v.buf_ptr)
     }
 }
 
@@ -403,8 +411,7 @@ impl From<TxMetaDesc> for Descriptor {
 impl From<RxDesc> for Descriptor {
     #[inline]
     fn from(v: RxDesc) -> Self {
-        let (lo, hi) = split(v.buf1_ptr);
-        Descriptor::from_words([v.len_ctrl.into_bits(), v.buf2_ptr_lo, lo, hi])
+        Descriptor::from_words_addr(v.len_ctrl.into_bits(), v.buf2_ptr_lo, v.buf1_ptr)
     }
 }
 

@@ -16,13 +16,25 @@
 //!   lock-free acks); [`DescStore`] is where the descriptors live (plain memory here, a
 //!   volatile window or the device model elsewhere); [`DescRing`] joins the two and does
 //!   bulk reserve/write; [`RingPair`] is a queue's TX and RX rings with
-//!   [`copy_prepare_one`](RingPair::copy_prepare_one),
+//!   [`copy_prepare_one`](RingPair::copy_prepare_one) (inlined into the caller: no call
+//!   is left in a loop of them), [`copy_prepare_batch`](RingPair::copy_prepare_batch),
 //!   [`crc_prepare_one`](RingPair::crc_prepare_one),
 //!   [`packet_prepare`](RingPair::packet_prepare) and
 //!   [`copy_start`](RingPair::copy_start) over a [`Doorbell`].
 //! * Arch limits come in at compile time through [`caps::PacketCaps`].
 //!
 //! Every refusal is an [`Error`] that names the bad value, and leaves rings untouched.
+//!
+//! Packets follow seed 004 §1 (`build_cme_packet`, `build_packet`; pinned by
+//! `tests/seed_004_packet.rs`). What neither the seed nor the reference states, and so is
+//! not encoded here:
+//!
+//! * the bit positions (and width) of the V4 notification mask in the TX meta word: a
+//!   request for one is refused ([`Error::NotificationMaskEncodingUnknown`]);
+//! * words 1-3 of the CME meta descriptor (written 0) and the range of the CME index (kept
+//!   to `0..=3`, see [`CME_INDEX_MAX`]);
+//! * which barrier bits `build_packet`'s callers put in its `flags`: the loop gives the same
+//!   `flags` and `meta` to every TX data descriptor, so a packet's barrier goes on each.
 //!
 //! ```
 //! use std::cell::RefCell;

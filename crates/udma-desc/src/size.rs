@@ -22,15 +22,23 @@ pub const MAX_TRANSFER_BYTES: u32 = 65_536;
 /// ```
 #[inline]
 pub const fn encode_size(size: u32) -> Result<u16, Error> {
-    if size == 0 {
-        return Err(Error::ZeroSize);
-    }
-    if size > MAX_TRANSFER_BYTES {
-        return Err(Error::SizeTooLarge { size });
+    // One compare on the hot path: `size - 1` wraps for 0, so 0 and > 65,536 both land here.
+    if size.wrapping_sub(1) >= MAX_TRANSFER_BYTES {
+        return Err(size_error(size));
     }
     // 65,536 & 0xffff == 0 is exactly the 64K-as-zero encoding; smaller sizes fit 16 bits.
     #[allow(clippy::cast_possible_truncation)]
     Ok((size & 0xffff) as u16)
+}
+
+/// The error of a size outside `1..=65536`, built out of line.
+#[cold]
+const fn size_error(size: u32) -> Error {
+    if size == 0 {
+        Error::ZeroSize
+    } else {
+        Error::SizeTooLarge { size }
+    }
 }
 
 /// Decodes a length field into bytes: 0 means 65,536.

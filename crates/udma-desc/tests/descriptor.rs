@@ -200,3 +200,34 @@ fn cme_index_lives_in_the_ring_id_bits() {
     assert_eq!(m.cme_index(), 2);
     assert!(m.len_ctrl.meta() && m.len_ctrl.first());
 }
+
+const REGISTERS: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/udma-registers.tsv"
+));
+
+/// The direction names match the reference register map: `m2s_base` is the TX
+/// (memory-to-stream) file, `s2m_base` the RX (stream-to-memory) one, and both prefixes name
+/// per-queue blocks.
+#[test]
+fn direction_names_match_the_register_map() {
+    for (dir, what) in [
+        (Direction::Tx, "TX (memory-to-stream)"),
+        (Direction::Rx, "RX (stream-to-memory)"),
+    ] {
+        let base = format!("{}_base", dir.block_prefix());
+        let row = REGISTERS
+            .lines()
+            .find(|l| l.split('\t').nth(1) == Some(base.as_str()))
+            .unwrap_or_else(|| panic!("{base} not in the table"));
+        assert!(row.contains(what), "{row}");
+        let queue_block = format!("{}_q", dir.block_prefix());
+        assert!(
+            REGISTERS
+                .lines()
+                .any(|l| l.starts_with(&format!("{queue_block}\t")))
+        );
+        assert_eq!(dir.name(), &what[..2]);
+    }
+    assert_eq!(Direction::BOTH.map(Direction::index), [0, 1]);
+}
