@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{V2, V3, V4, hex32, hexu, row, rows, section};
+use common::{Rev3Engine, V2, V4, hex32, hexu, row, rows, section};
 use iofic::caps::IoficCaps;
 use iofic::layout::*;
 use iofic::{Control, M2sCause, ParityCause, PrimaryDSummary, S2mCause, udma};
@@ -260,7 +260,15 @@ fn policy_masks_match_defaults_and_arch_values() {
     assert_eq!(V4::S2M_PRIMARY_D_UNMASK, m("PRI_D_S2M"));
     assert_eq!(ParityCause::M2S.bits(), m("SEC_C_M2S_ERRORS"));
     assert_eq!(ParityCause::S2M.bits(), m("SEC_C_S2M_ERRORS"));
-    // V4 and V2 take the kernel values; V3 the HAL specification's.
+    // Revision 4 (V2, V4; also V3) takes the kernel values; a revision-3 engine the seed's
+    // "(v3)" values (seed 004 §4: 256, 0x7FFFE007).
+    assert_eq!(
+        (
+            iofic::error_masks::M2S_PRIMARY_D_UNMASK_REV4,
+            iofic::error_masks::S2M_ERROR_MASK_REV4
+        ),
+        (m("PRI_D_M2S"), m("SEC_B_S2M_ERRORS_V4"))
+    );
     for (d, s2m) in [
         (V4::M2S_PRIMARY_D_UNMASK, V4::S2M_ERROR_MASK),
         (V2::M2S_PRIMARY_D_UNMASK, V2::S2M_ERROR_MASK),
@@ -269,8 +277,8 @@ fn policy_masks_match_defaults_and_arch_values() {
         assert_eq!(s2m, m("SEC_B_S2M_ERRORS_V4"));
     }
     assert_eq!(
-        (V3::M2S_PRIMARY_D_UNMASK, V3::S2M_ERROR_MASK),
-        (0x100, 0x7fff_e007)
+        (Rev3Engine::M2S_PRIMARY_D_UNMASK, Rev3Engine::S2M_ERROR_MASK),
+        (256, 0x7fff_e007)
     );
     assert_eq!(udma::AXI_ERROR_ALL, m("AXI_ERROR_IOFIC_ALL"));
     assert_eq!(udma::M2S_ERR_LOG_RING_ID, m("M2S_ERR_LOG_PREF_RING_ID"));

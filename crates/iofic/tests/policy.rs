@@ -3,7 +3,9 @@
 
 mod common;
 
-use common::{GroupState, Model, Place, V2, V3, V4, hex32, section, write_sequence, write_steps};
+use common::{
+    GroupState, Model, Place, Rev3Engine, V2, V4, hex32, section, write_sequence, write_steps,
+};
 use iofic::caps::IoficCaps;
 use iofic::layout::{GEN_BASE_IN_UNIT, SECONDARY_BASE_IN_UNIT};
 use iofic::udma;
@@ -77,13 +79,13 @@ fn s2m_bring_up_equals_the_kernel_trace_for_v4_and_v2() {
 }
 
 #[test]
-fn v3_differs_from_the_kernel_only_in_its_two_masks() {
+fn rev3_differs_from_the_kernel_only_in_its_two_masks() {
     // M2S: only step 7 (primary D mask-clear) changes, to the complement of 0x100.
     let mut want = kernel("unmask_write.m2s");
     let (off, kernel_value) = want[6];
     assert_eq!((off, kernel_value), (0x380d8, !0x500));
     want[6] = (off, !0x100);
-    assert_steps("m2s V3", &m2s::<V3>(), &want);
+    assert_steps("m2s Rev3Engine", &m2s::<Rev3Engine>(), &want);
 
     // S2M: steps 3 and 5 (secondary B abort mask and mask-clear) carry ~0x7FFFE007.
     let mut want = kernel("unmask_write.s2m");
@@ -91,8 +93,8 @@ fn v3_differs_from_the_kernel_only_in_its_two_masks() {
         assert_eq!(want[step].1, !0xffff_ef07);
         want[step].1 = !0x7fff_e007;
     }
-    let got = s2m::<V3>();
-    assert_steps("s2m V3", &got, &want);
+    let got = s2m::<Rev3Engine>();
+    assert_steps("s2m Rev3Engine", &got, &want);
     assert_eq!(got[2], (0x3a070, 0x8000_1ff8));
 }
 
@@ -272,13 +274,13 @@ fn net_state_after_init_matches_the_table_for_v4_and_v2() {
 
 #[test]
 fn net_state_after_init_for_v3() {
-    let state = net_state::<V3>();
+    let state = net_state::<Rev3Engine>();
     let get = |n: &str| state.iter().find(|(m, _)| *m == n).unwrap().1;
     assert_eq!(!get("secondary.A").mask, 0x0fff_ffff);
     assert_eq!(!get("secondary.B").mask, 0x7fff_e007);
     assert_eq!(!get("secondary.B").abort_mask, 0x7fff_e007);
     assert_eq!(!get("secondary.C").mask, 0xfff);
     assert_eq!(!get("secondary.C").abort_mask, 0xfc0);
-    // TX lifts only secondary A's summary on V3; RX lifts B and C's.
+    // TX lifts only secondary A's summary on Rev3Engine; RX lifts B and C's.
     assert_eq!(!get("primary.D").mask, 0x100 | 0x600);
 }

@@ -52,7 +52,7 @@ impl IoficCaps for Cayman {
 
 /// trn2.
 pub const PRODUCTS: [Product; 1] = [Product {
-    pci_device_id: 0x7364,
+    pci_device_id: khal::pci_id::TRN2,
     product: "trn2",
     nd_type_suffix: "v3",
     nc_type_suffix: "v3",

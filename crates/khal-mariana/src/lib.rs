@@ -89,7 +89,7 @@ impl IoficCaps for Mariana {
 /// trn3 (two PCI ids, treated alike everywhere).
 pub const PRODUCTS: [Product; 2] = [
     Product {
-        pci_device_id: 0x7564,
+        pci_device_id: khal::pci_id::TRN3,
         product: "trn3",
         nd_type_suffix: "v4",
         nc_type_suffix: "v4",
@@ -97,7 +97,7 @@ pub const PRODUCTS: [Product; 2] = [
         device_name: "Trainium3",
     },
     Product {
-        pci_device_id: 0x7565,
+        pci_device_id: khal::pci_id::TRN3_B,
         product: "trn3",
         nd_type_suffix: "v4",
         nc_type_suffix: "v4",

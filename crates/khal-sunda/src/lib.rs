@@ -55,7 +55,7 @@ impl AxiErrorAborts for Sunda {}
 /// trn1 and inf2 (inf2 reports device-type suffix "v3" although it is V2).
 pub const PRODUCTS: [Product; 2] = [
     Product {
-        pci_device_id: 0x7164,
+        pci_device_id: khal::pci_id::TRN1,
         product: "trn1",
         nd_type_suffix: "v2",
         nc_type_suffix: "v2",
@@ -63,7 +63,7 @@ pub const PRODUCTS: [Product; 2] = [
         device_name: "Trainium1",
     },
     Product {
-        pci_device_id: 0x7264,
+        pci_device_id: khal::pci_id::INF2,
         product: "inf2",
         nd_type_suffix: "v3",
         nc_type_suffix: "v2",

@@ -28,7 +28,7 @@ pub trait AxiErrorAborts: crate::Arch {}
 /// when this generation's engines go to NORMAL (seed 004 §2: `al_udma_ttt_default_config`,
 /// "MARIANA-only", "reached only from `al_udma_state_set_wait` on the NORMAL transition").
 /// The arch's revision must have a TTT ([`TttRevision`](crate::TttRevision)). Enables
-/// [`Udma::ttt`](crate::udma::Udma::ttt) and
+/// [`Udma::ttt_default_config`](crate::udma::Udma::ttt_default_config) (and the other TTT methods) and
 /// [`Udma::state_set_wait_ttt`](crate::udma::Udma::state_set_wait_ttt); the plain
 /// [`Udma::state_set_wait`](crate::udma::Udma::state_set_wait) refuses NORMAL on such an arch.
 pub trait TargetTranslationTable: crate::Arch

@@ -7,7 +7,7 @@
 //!   functions. Arch-dependent code is generic over `A: Arch`: no vtable, no run-time branch.
 //! * [`regs`]: the UDMA unit register map (M2S, S2M, gen, gen_ex and the per-queue blocks) as
 //!   typed [`mmio::Register`]s, every offset checked at compile time against
-//!   `reference/udma-registers.tsv`.
+//!   `tables/udma-registers.tsv`, and one register list ([`regs::REGISTERS`]).
 //! * [`udma`]: engine and queue bring-up and configuration over any [`mmio::Mmio`] window;
 //!   the doorbell ([`udma_desc::Doorbell`]) for any unit window; the product's post-init
 //!   steps, each bounded on the generations that run it ([`caps::AxiErrorAborts`] for V2's
@@ -23,27 +23,48 @@
 //!   exactly one initialiser, failing layers fail the init, separate cleanup and free,
 //!   re-init after free).
 //!
-//! # Not modelled (no facts)
+//! # Sources
 //!
-//! The 2.25.4.0 reference tables (`udma-registers.tsv`, `udma-bitfields.tsv`,
-//! `udma-notes.md`, `arch-*.tsv`) give no register offset, field or value for the items
-//! below. Rather than invent addresses, this crate has **no public function, type or error
-//! variant for them**; a caller that needs one has to bring the facts first.
+//! Two, kept apart where they differ: seed 004 (KaenaHal, the userspace HAL of libnrt
+//! 2.31.24.0) and seed 003 (the kernel DHAL core, 2.27.4.0) in `shared/seeds/`, and the
+//! kernel tables of driver 2.26.5.0 in `reference/` (`tables/udma-registers.tsv` is a
+//! byte-identical copy kept inside this crate). Engine bring-up has one profile per source
+//! ([`udma::BringUpProfile`]: the userspace HAL's `al_udma_init`, the default for user code,
+//! and the kernel's engine init). Every register the seeds name but the reference lacks is
+//! in [`regs::REGISTERS`] with [`regs::Source::Seed004`] or, where its base is unknown, in
+//! [`regs::tgtid`] / [`regs::khal_udma`] with what is missing.
 //!
-//! * **Target Translation Table (TTT).** Revision 4 has one, but none of its registers is in
-//!   the reference. The only revision-4 steering feature with facts is the `vmpr_v4`
-//!   per-queue selector layout ([`udma::Udma::set_queue_target`], bounded on
-//!   [`SteeringLayoutV4`]).
-//! * **Pre-revision-4 target-steering layout.** Older revisions place the address-high
-//!   selectors elsewhere; the reference gives only revision 4's. Every supported generation
-//!   is revision 4, and the steering API does not compile for an arch whose revision type is
-//!   older ([`Rev3`]).
-//! * **S2M "no descriptor" policy** (drop-or-wait when an RX queue has no descriptor, with
-//!   its timeout). No register or field for it is in the reference; engine init does not write
-//!   one.
-//! * **Per-arch clock divider.** The project's issues name a per-generation clock-divider
-//!   value among V4's differences from V3, but neither the value nor its register is in the
-//!   reference; [`Scalars`] has no field for it and engine init writes none.
+//! The DHAL model follows the reference's 59 callback slots ([`DhalCallbacks`]); seed 003
+//! counts 56 for a later release whose slot list is not in the repository.
+//!
+//! # Not modelled (neither source states it)
+//!
+//! Rather than invent addresses, this crate has **no public function, type or error
+//! variant** for the items below, or takes the missing fact from the caller:
+//!
+//! * **The revision field of `m2s_feature.dma_version`.** The seed names
+//!   `al_udma_revision_get` without its body and the reference gives no field table; the whole
+//!   word is compared with 4 ([`regs::m2s::UDMA_REV_ID_4`]).
+//! * **`packet_size_cfg_set`'s register and value.** The userspace profile writes the
+//!   kernel's `m2s.cfg_len` value there (by name; [`udma::Udma::init_hal`] docs).
+//! * **`al_udma_iofic_config_ex`'s body** (the `iofic_mode` step): the caller passes it.
+//! * **Where the tgtid block is in the unit**, and inside it: the `+0x820` value, the
+//!   `+0x824` ready bit, TTT entry dwords 3..=6 and which words trigger; the V3 per-queue
+//!   shifts at `gen + 0x23EC` and the V4 per-queue block's field layout. The TTT and steering
+//!   methods take these from the caller ([`udma::TttDefaults`], raw words).
+//! * **The order of the TTT default configuration and the NORMAL command** inside
+//!   `al_udma_state_set_wait` (this crate configures the table first).
+//! * **The offset values of the `khal_udma` trampolines**, including the M2S-only data
+//!   tail-pointer increment ([`regs::khal_udma::M2S_DATA_TAIL_PTR_INC_OFFSET`] is `None`).
+//! * **The completion-coalescing, header-split, burst and ext-app setters of seed 004 §2**
+//!   are named only by category; where the reference gives the register
+//!   ([`udma::Udma::set_tx_queue_comp_coalescing`], the prefetch/burst setup of
+//!   [`udma::Udma::set_max_descs_per_packet`]) it is used, the header-split and ext-app
+//!   setters have no register in either source.
+//! * **`pe_format_activity_stats`' text format** (CSV header and line layout).
+//! * **Per-arch clock divider.** Named among V4's differences by the project's issues; no
+//!   value or register in either source (the seed's "clk-div" writes are the `[m2s+0x310]`
+//!   FIFO depth and the `pkt/clk` word, both modelled).
 //! * **Where the external top-level interrupt controller is.** Ring-id error masking steps
 //!   3 and 4 write it (its group offsets are known), but not its base: the caller passes a
 //!   window on it ([`udma::Udma::mask_ring_id_errors_with_external`]), or skips those steps.
@@ -78,5 +99,5 @@ pub use arch::{
     Platform, Product, RegistrarError, RegistrarInput, Registration, Rev3, Rev4, ScalarField,
     ScalarValue, Scalars, SteeringLayoutV4, TgtidLayoutV3, TgtidLayoutV4, TttRevision,
     UDMA_UNIT_WINDOW, UdmaRevision, UnknownDeviceId, VersionWindow, WRITE_BLOCKED_QUEUE_REGS,
-    WaitTimes, nc_map_entry, read_pe_counter, register_common, v4_table,
+    WaitTimes, nc_map_entry, pci_id, read_pe_counter, register_common, v4_table,
 };

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{IOFIC, Regs, hex, rows};
+use common::Regs;
 use khal::Arch;
 use khal::udma::{
     BringUpProfile, EngineParams, HAL_PKT_CLK, KERNEL_AXI_TIMEOUT, RingConfig, Udma, UdmaError,
@@ -26,15 +26,10 @@ fn rd(offset: usize, value: u32) -> Access {
 const DMA_VERSION: usize = 0x604;
 
 /// The IOFIC unmask writes of one direction (`iofic.tsv` `unmask_write.<dir>`).
-fn iofic_writes(dir: &str) -> Vec<Access> {
-    rows(IOFIC)
-        .filter(|r| r[0] == format!("unmask_write.{dir}"))
-        .map(|r| {
-            w(
-                usize::try_from(hex(r[2])).unwrap(),
-                u32::try_from(hex(r[4])).unwrap(),
-            )
-        })
+fn iofic_trace(dir: &str) -> Vec<Access> {
+    common::iofic_writes(dir)
+        .into_iter()
+        .map(|(o, v)| w(o, v))
         .collect()
 }
 
@@ -49,8 +44,8 @@ fn al_udma_init_trace(data_cfg: u32) -> Vec<Access> {
     t.push(w(0x3a300, 0x000F_4240)); // [m2s+pkt] = 0xF4240
     t.push(w(0x254, 0x010f_ffff)); // packet_size_cfg_set (m2s.cfg_len)
     t.push(w(0x2038c, 0)); // [s2m+0x38c] = 0
-    t.extend(iofic_writes("m2s"));
-    t.extend(iofic_writes("s2m"));
+    t.extend(iofic_trace("m2s"));
+    t.extend(iofic_trace("s2m"));
     t
 }
 
@@ -252,4 +247,25 @@ fn s4_error_ints_unmask_uses_the_revision_4_masks_on_every_generation() {
         ),
         (256, 0x7FFF_E007)
     );
+}
+
+#[test]
+fn s1_copy_start_rings_rx_then_tx_for_configured_queues_only() {
+    // "al_udma_desc_action_add(rxq, s2m_count); al_udma_desc_action_add(txq, m2s_count)":
+    // RX tail increment (+0x38 of the S2M queue) first, then TX.
+    let regs = Regs::new();
+    regs.preset(DMA_VERSION, 4);
+    let p = EngineParams {
+        queue_count: 4,
+        ..EngineParams::for_arch::<Cayman>()
+    };
+    let e = Udma::<Cayman, _>::init_hal(&regs, p).unwrap();
+    regs.clear_trace();
+    e.copy_start(QueueId::new(3).unwrap(), 2, 5).unwrap();
+    assert_eq!(regs.writes().as_slice(), [(0x24038, 5), (0x4038, 2)]);
+    assert_eq!(
+        e.copy_start(QueueId::new(4).unwrap(), 1, 1),
+        Err(UdmaError::QueueNotConfigured { queue: 4, count: 4 })
+    );
+    assert_eq!(regs.writes().len(), 2);
 }

@@ -5,10 +5,10 @@
 
 mod common;
 
-use common::Regs;
+use common::{Regs, Rev3Engine};
+use khal::Arch;
 use khal::regs::queue::Dir;
 use khal::udma::{TttDefaults, TttEntry, TttField, Udma, UdmaError, UdmaState};
-use khal::{Arch, Rev3};
 use khal_cayman::Cayman;
 use khal_mariana::Mariana;
 use mmio::{Access, FakeRegs};
@@ -81,25 +81,6 @@ fn s2_gen_tgtid_conf_queue_set_adv_v4_writes_the_16_qid_plus_608_block() {
         [(0x3a630, 1), (0x3a634, 2), (0x3a638, 3), (0x3a63c, 4)]
     );
     assert_eq!(khal::regs::tgtid::tgtid_queue_v4(q(0)), 16 * 608);
-}
-
-/// An engine of UDMA revision 3 (no shipped generation has one): the V3 tgtid path.
-#[derive(Clone, Copy, Debug, Default)]
-struct Rev3Engine;
-impl khal::caps::PacketCaps for Rev3Engine {
-    const MAX_TX_DESCS_PER_PACKET: u32 = 0x41;
-    const HAS_NOTIFICATION_MASK: bool = false;
-    const HAS_STRONG_ORDER: bool = true;
-}
-impl khal::caps::IoficCaps for Rev3Engine {
-    const M2S_PRIMARY_D_UNMASK: u32 = <Rev3 as khal::UdmaRevision>::M2S_PRIMARY_D_UNMASK;
-    const S2M_ERROR_MASK: u32 = <Rev3 as khal::UdmaRevision>::S2M_ERROR_MASK;
-}
-impl Arch for Rev3Engine {
-    const GENERATION: khal::Generation = khal::Generation::V3;
-    const PRODUCTS: &'static [khal::Product] = &[];
-    type Revision = Rev3;
-    const SCALARS: khal::Scalars = khal_cayman::SCALARS;
 }
 
 #[test]

@@ -16,7 +16,6 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use khal::regs::queue::Dir;
 use khal::udma::{EngineParams, RingConfig, Udma, UdmaState};
 use mmio::Window;
 use neuron_emu::{Device, DeviceDescStore, MemoryConfig, RegionKind};
@@ -87,7 +86,7 @@ fn model_case(block: usize, n: usize) -> impl FnMut() {
     let count = u32::try_from(n).unwrap();
     move || {
         // Replay the same ring: reset both queues (head/tail to slot 0, ring id 1), re-enable.
-        for d in Dir::BOTH {
+        for d in khal::regs::queue::DIRECTIONS {
             udma.reset_queue(d, q).unwrap();
             udma.enable_queue(d, q).unwrap();
         }

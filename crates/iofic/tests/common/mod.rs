@@ -113,18 +113,19 @@ pub fn write_sequence(name: &str) -> Vec<(usize, u32, String)> {
         .collect()
 }
 
-// Per-arch caps, with the values of the issue (V3) and the kernel (V2, V4).
+// Caps test doubles: a UDMA revision <= 3 engine (seed 004 §4 "(v3)" masks, from
+// `iofic::error_masks`) and revision-4 engines (V2, V4: the kernel's values).
 pub struct V2;
-pub struct V3;
+pub struct Rev3Engine;
 pub struct V4;
 
 impl IoficCaps for V2 {
     const M2S_PRIMARY_D_UNMASK: u32 = 0x500;
     const S2M_ERROR_MASK: u32 = 0xFFFF_EF07;
 }
-impl IoficCaps for V3 {
-    const M2S_PRIMARY_D_UNMASK: u32 = 256;
-    const S2M_ERROR_MASK: u32 = 0x7FFF_E007;
+impl IoficCaps for Rev3Engine {
+    const M2S_PRIMARY_D_UNMASK: u32 = iofic::error_masks::M2S_PRIMARY_D_UNMASK_UP_TO_REV3;
+    const S2M_ERROR_MASK: u32 = iofic::error_masks::S2M_ERROR_MASK_UP_TO_REV3;
 }
 impl IoficCaps for V4 {
     const M2S_PRIMARY_D_UNMASK: u32 = 1280;

@@ -5,6 +5,21 @@ use core::fmt;
 /// Amazon's PCI vendor id (every Neuron device).
 pub const PCI_VENDOR_ID: u16 = 0x1d0f;
 
+/// The Neuron PCI device ids (`arch-ids.tsv`), defined once: the generation map below and
+/// the arch crates' product lists both use these.
+pub mod pci_id {
+    /// trn1 (V2).
+    pub const TRN1: u16 = 0x7164;
+    /// inf2 (V2).
+    pub const INF2: u16 = 0x7264;
+    /// trn2 (V3).
+    pub const TRN2: u16 = 0x7364;
+    /// trn3, first id (V4).
+    pub const TRN3: u16 = 0x7564;
+    /// trn3, second id (V4).
+    pub const TRN3_B: u16 = 0x7565;
+}
+
 /// A Neuron chip generation. The discriminant is the driver's arch enum value
 /// (INVALID = 0, V2 = 2, V3 = 3, V4 = 4; there is no 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -57,9 +72,9 @@ impl Generation {
     /// ```
     pub const fn from_pci_device_id(id: u16) -> Result<Self, UnknownDeviceId> {
         match id {
-            0x7164 | 0x7264 => Ok(Generation::V2),
-            0x7364 => Ok(Generation::V3),
-            0x7564 | 0x7565 => Ok(Generation::V4),
+            pci_id::TRN1 | pci_id::INF2 => Ok(Generation::V2),
+            pci_id::TRN2 => Ok(Generation::V3),
+            pci_id::TRN3 | pci_id::TRN3_B => Ok(Generation::V4),
             other => Err(UnknownDeviceId(other)),
         }
     }

@@ -14,7 +14,9 @@ pub use error::ArchError;
 pub use pure::{UDMA_UNIT_WINDOW, WRITE_BLOCKED_QUEUE_REGS, WaitTimes};
 pub use registrar::{Platform, RegistrarError, RegistrarInput, Registration, register_common};
 
-pub use generation::{Generation, InvalidGeneration, PCI_VENDOR_ID, Product, UnknownDeviceId};
+pub use generation::{
+    Generation, InvalidGeneration, PCI_VENDOR_ID, Product, UnknownDeviceId, pci_id,
+};
 pub use nc_map::{
     DIE_FLIP_XOR, NC_MAP_ENTRIES, NC_MAP_TYPE, NcLocation, NcMapTable, PATTERN_A, PATTERN_B,
     PATTERN_C, PATTERN_D, nc_map_entry, v4_table,

@@ -12,7 +12,12 @@ use super::queue::{self, Dir};
 use super::{general, unit};
 
 /// One of the per-queue registers (16 names; `comp_cfg` and `q_sw_ctrl` sit at different
-/// offsets per direction, so the offset set has 18 entries).
+/// offsets per direction, so the offset set has 18 entries). Each is an entry of
+/// [`REGISTERS`](super::REGISTERS) (block `q_rings`, `m2s_q` or `s2m_q`).
+///
+/// The userspace HAL resolves a 19th per-queue offset through its trampolines, the M2S-only
+/// data-tail-pointer increment (seed 004 §3); no source gives its offset, so it has no
+/// variant here ([`khal_udma`](super::khal_udma)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum QueueReg {
     /// TX only: descriptor prefetch setup.
@@ -50,6 +55,37 @@ pub enum QueueReg {
 }
 
 impl QueueReg {
+    /// The offset inside a queue block and the table name of this register in direction
+    /// `dir` (from its typed marker); `None` for a TX-only register asked for RX.
+    pub const fn marker_offset_and_name(self, dir: Dir) -> Option<(usize, &'static str)> {
+        macro_rules! m {
+            ($t:ty) => {
+                Some((<$t as Register>::OFFSET, <$t as Register>::NAME))
+            };
+        }
+        match (self, dir) {
+            (QueueReg::DescPrefCfg, Dir::Tx) => m!(queue::TxDescPrefCfg),
+            (QueueReg::RlimitMask, Dir::Tx) => m!(queue::TxRlimitMaskReg),
+            (QueueReg::DescPrefCfg | QueueReg::RlimitMask, Dir::Rx) => None,
+            (QueueReg::CompCfg, Dir::Tx) => m!(queue::TxCompCfg),
+            (QueueReg::CompCfg, Dir::Rx) => m!(queue::RxCompCfg),
+            (QueueReg::QSwCtrl, Dir::Tx) => m!(queue::TxQSwCtrl),
+            (QueueReg::QSwCtrl, Dir::Rx) => m!(queue::RxQSwCtrl),
+            (QueueReg::Cfg, _) => m!(queue::Cfg),
+            (QueueReg::Status, _) => m!(queue::Status),
+            (QueueReg::DrbpLow, _) => m!(queue::DrbpLow),
+            (QueueReg::DrbpHigh, _) => m!(queue::DrbpHigh),
+            (QueueReg::Drl, _) => m!(queue::Drl),
+            (QueueReg::Drhp, _) => m!(queue::Drhp),
+            (QueueReg::DrtpInc, _) => m!(queue::DrtpInc),
+            (QueueReg::Drtp, _) => m!(queue::Drtp),
+            (QueueReg::Dcp, _) => m!(queue::Dcp),
+            (QueueReg::CrbpLow, _) => m!(queue::CrbpLow),
+            (QueueReg::CrbpHigh, _) => m!(queue::CrbpHigh),
+            (QueueReg::Crhp, _) => m!(queue::Crhp),
+        }
+    }
+
     /// Every per-queue register name.
     pub const ALL: [QueueReg; 16] = [
         Self::DescPrefCfg,
@@ -71,47 +107,6 @@ impl QueueReg {
     ];
 }
 
-/// The 18 per-queue register offsets (inside a queue block).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct QueueOffsets {
-    /// TX `desc_pref_cfg`.
-    pub tx_desc_pref_cfg: usize,
-    /// `cfg` (both directions).
-    pub cfg: usize,
-    /// `status`.
-    pub status: usize,
-    /// Descriptor ring base low.
-    pub drbp_low: usize,
-    /// Descriptor ring base high.
-    pub drbp_high: usize,
-    /// Descriptor ring length.
-    pub drl: usize,
-    /// Ring head.
-    pub drhp: usize,
-    /// Tail increment (doorbell), both directions.
-    pub drtp_inc: usize,
-    /// Ring tail.
-    pub drtp: usize,
-    /// Current descriptor pointer.
-    pub dcp: usize,
-    /// Completion ring base low.
-    pub crbp_low: usize,
-    /// Completion ring base high.
-    pub crbp_high: usize,
-    /// Completion ring head.
-    pub crhp: usize,
-    /// TX `rlimit.mask`.
-    pub tx_rlimit_mask: usize,
-    /// TX `comp_cfg`.
-    pub tx_comp_cfg: usize,
-    /// TX `q_sw_ctrl`.
-    pub tx_q_sw_ctrl: usize,
-    /// RX `comp_cfg`.
-    pub rx_comp_cfg: usize,
-    /// RX `q_sw_ctrl`.
-    pub rx_q_sw_ctrl: usize,
-}
-
 /// Where a UDMA unit's blocks and per-queue registers are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct UdmaLayout {
@@ -131,8 +126,6 @@ pub struct UdmaLayout {
     pub queue_stride: usize,
     /// Queues per direction.
     pub queues: u8,
-    /// The per-queue register offsets.
-    pub queue: QueueOffsets,
 }
 
 impl UdmaLayout {
@@ -146,26 +139,6 @@ impl UdmaLayout {
         queue_block: queue::QUEUE_BLOCK,
         queue_stride: queue::QUEUE_STRIDE,
         queues: udma_desc::QUEUES_PER_ENGINE,
-        queue: QueueOffsets {
-            tx_desc_pref_cfg: queue::TxDescPrefCfg::OFFSET,
-            cfg: queue::Cfg::OFFSET,
-            status: queue::Status::OFFSET,
-            drbp_low: queue::DrbpLow::OFFSET,
-            drbp_high: queue::DrbpHigh::OFFSET,
-            drl: queue::Drl::OFFSET,
-            drhp: queue::Drhp::OFFSET,
-            drtp_inc: queue::DrtpInc::OFFSET,
-            drtp: queue::Drtp::OFFSET,
-            dcp: queue::Dcp::OFFSET,
-            crbp_low: queue::CrbpLow::OFFSET,
-            crbp_high: queue::CrbpHigh::OFFSET,
-            crhp: queue::Crhp::OFFSET,
-            tx_rlimit_mask: queue::TxRlimitMaskReg::OFFSET,
-            tx_comp_cfg: queue::TxCompCfg::OFFSET,
-            tx_q_sw_ctrl: queue::TxQSwCtrl::OFFSET,
-            rx_comp_cfg: queue::RxCompCfg::OFFSET,
-            rx_q_sw_ctrl: queue::RxQSwCtrl::OFFSET,
-        },
     };
 
     /// Offset of direction `dir`'s block from the unit base.
@@ -184,31 +157,14 @@ impl UdmaLayout {
     }
 
     /// Offset of `reg` inside a queue block of direction `dir`; `None` for the TX-only
-    /// registers asked for RX (the table has no RX sibling).
+    /// registers asked for RX (the table has no RX sibling). From the typed markers, the
+    /// same ones [`REGISTERS`](super::REGISTERS) lists.
     #[inline]
     pub const fn queue_reg(&self, dir: Dir, reg: QueueReg) -> Option<usize> {
-        let o = &self.queue;
-        Some(match (reg, dir) {
-            (QueueReg::DescPrefCfg, Dir::Tx) => o.tx_desc_pref_cfg,
-            (QueueReg::RlimitMask, Dir::Tx) => o.tx_rlimit_mask,
-            (QueueReg::DescPrefCfg | QueueReg::RlimitMask, Dir::Rx) => return None,
-            (QueueReg::CompCfg, Dir::Tx) => o.tx_comp_cfg,
-            (QueueReg::CompCfg, Dir::Rx) => o.rx_comp_cfg,
-            (QueueReg::QSwCtrl, Dir::Tx) => o.tx_q_sw_ctrl,
-            (QueueReg::QSwCtrl, Dir::Rx) => o.rx_q_sw_ctrl,
-            (QueueReg::Cfg, _) => o.cfg,
-            (QueueReg::Status, _) => o.status,
-            (QueueReg::DrbpLow, _) => o.drbp_low,
-            (QueueReg::DrbpHigh, _) => o.drbp_high,
-            (QueueReg::Drl, _) => o.drl,
-            (QueueReg::Drhp, _) => o.drhp,
-            (QueueReg::DrtpInc, _) => o.drtp_inc,
-            (QueueReg::Drtp, _) => o.drtp,
-            (QueueReg::Dcp, _) => o.dcp,
-            (QueueReg::CrbpLow, _) => o.crbp_low,
-            (QueueReg::CrbpHigh, _) => o.crbp_high,
-            (QueueReg::Crhp, _) => o.crhp,
-        })
+        match reg.marker_offset_and_name(dir) {
+            Some((off, _)) => Some(off),
+            None => None,
+        }
     }
 
     /// Offset from the unit base of `reg` of queue `q`, direction `dir`.

@@ -1,5 +1,21 @@
 //! The `register!` declaration macro (nova-core style, on top of `mmio::Register`).
 
+/// One zero-sized register marker and its `mmio::Register` impl (shared by `register!` and
+/// `seed_register!`).
+macro_rules! marker {
+    ($(#[$meta:meta])* $vis:vis $name:ident : $value:ty = $tname:literal @ $off:literal) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        $vis struct $name;
+
+        impl mmio::Register for $name {
+            const OFFSET: usize = $off;
+            const NAME: &'static str = $tname;
+            type Value = $value;
+        }
+    };
+}
+
 /// Declares zero-sized register markers and checks them against the reference table.
 ///
 /// ```text
@@ -34,15 +50,7 @@ macro_rules! register {
         $(#[$meta:meta])*
         $vis:vis $name:ident : $value:ty = $tname:literal @ $off:literal;
     )*) => {$(
-        $(#[$meta])*
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        $vis struct $name;
-
-        impl mmio::Register for $name {
-            const OFFSET: usize = $off;
-            const NAME: &'static str = $tname;
-            type Value = $value;
-        }
+        marker! { $(#[$meta])* $vis $name: $value = $tname @ $off }
 
         const _: () = assert!(
             $crate::table::offset_is($block, $tname, $off),
@@ -68,15 +76,7 @@ macro_rules! seed_register {
         $(#[$meta:meta])*
         $vis:vis $name:ident : $value:ty = $tname:literal @ $off:literal;
     )*) => {$(
-        $(#[$meta])*
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        $vis struct $name;
-
-        impl mmio::Register for $name {
-            const OFFSET: usize = $off;
-            const NAME: &'static str = $tname;
-            type Value = $value;
-        }
+        marker! { $(#[$meta])* $vis $name: $value = $tname @ $off }
 
         const _: () = assert!(
             $crate::table::no_row_at($block, $off),

@@ -29,6 +29,7 @@ pub mod gen_ex;
 pub mod general;
 pub mod khal_udma;
 mod layout;
+mod list;
 pub mod m2s;
 pub mod queue;
 pub mod s2m;
@@ -36,5 +37,6 @@ mod state;
 pub mod tgtid;
 pub mod unit;
 
-pub use layout::{QueueOffsets, QueueReg, UdmaLayout};
+pub use layout::{QueueReg, UdmaLayout};
+pub use list::{REGISTERS, RegisterInfo, Source, in_block};
 pub use state::{ChangeStateCmd, EngineStateWord, SubUnitState};

@@ -228,60 +228,26 @@ const _: () = {
     assert!(abs_is("s2m_q", "q_sw_ctrl", RX0 + <RxQSwCtrl as R>::OFFSET));
 };
 
-/// A queue direction, known at run time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Dir {
-    /// TX: memory to stream (M2S).
-    Tx,
-    /// RX: stream to memory (S2M).
-    Rx,
-}
+/// A queue direction: `udma_desc`'s [`Direction`] (TX = M2S, RX = S2M), the one direction
+/// type of the workspace. `Dir` is the same type under the name this crate's APIs use.
+pub use udma_desc::Direction;
+/// The same type as [`Direction`].
+pub type Dir = Direction;
 
-impl Dir {
-    /// Both directions, in the order the driver programs them (TX first).
-    pub const BOTH: [Dir; 2] = [Dir::Tx, Dir::Rx];
+/// Both directions, in the order the driver programs them (TX first).
+pub const DIRECTIONS: [Direction; 2] = [Direction::Tx, Direction::Rx];
 
-    /// Offset of the direction block from the unit base.
-    #[inline]
-    pub const fn base(self) -> usize {
-        match self {
-            Dir::Tx => M2S_BASE,
-            Dir::Rx => S2M_BASE,
-        }
-    }
-
-    /// Offset of queue `q`'s block from the unit base.
-    #[inline]
-    pub const fn queue_base(self, q: QueueId) -> usize {
-        self.base() + QUEUE_BLOCK + q.index() * QUEUE_STRIDE
+/// Offset of direction `dir`'s block from the unit base.
+#[inline]
+pub const fn dir_base(dir: Direction) -> usize {
+    match dir {
+        Direction::Tx => M2S_BASE,
+        Direction::Rx => S2M_BASE,
     }
 }
 
-/// A queue direction, known at compile time: the direction-specific registers as types.
-pub trait Direction: Copy + core::fmt::Debug + Send + Sync + 'static {
-    /// The run-time value.
-    const DIR: Dir;
-    /// This direction's `comp_cfg`.
-    type CompCfg: mmio::Register<Value = CompCfg>;
-    /// This direction's `q_sw_ctrl`.
-    type QSwCtrl: mmio::Register<Value = QSwCtrl>;
-}
-
-/// TX (M2S) at the type level.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Tx;
-/// RX (S2M) at the type level.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Rx;
-
-impl Direction for Tx {
-    const DIR: Dir = Dir::Tx;
-    type CompCfg = TxCompCfg;
-    type QSwCtrl = TxQSwCtrl;
-}
-
-impl Direction for Rx {
-    const DIR: Dir = Dir::Rx;
-    type CompCfg = RxCompCfg;
-    type QSwCtrl = RxQSwCtrl;
+/// Offset of queue `q`'s block of direction `dir` from the unit base.
+#[inline]
+pub const fn queue_base(dir: Direction, q: QueueId) -> usize {
+    dir_base(dir) + QUEUE_BLOCK + q.index() * QUEUE_STRIDE
 }

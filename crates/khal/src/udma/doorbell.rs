@@ -7,7 +7,7 @@ use udma_desc::{Doorbell, QueueId};
 
 use super::Udma;
 use crate::Arch;
-use crate::regs::queue::{Dir, DrtpInc, TailInc};
+use crate::regs::queue::{Dir, DrtpInc, TailInc, queue_base};
 
 /// Rings the tail-pointer increment (`+0x38`) of a queue of the unit window `M`.
 ///
@@ -20,7 +20,7 @@ pub struct UnitDoorbell<M>(pub M);
 #[inline]
 fn ring<M: Mmio>(regs: &M, dir: Dir, q: QueueId, count: u32) {
     fence(Ordering::SeqCst);
-    regs.window(dir.queue_base(q))
+    regs.window(queue_base(dir, q))
         .write::<DrtpInc>(TailInc::from_bits(count));
 }
 
@@ -35,8 +35,26 @@ impl<M: Mmio> Doorbell for UnitDoorbell<M> {
     }
 }
 
+impl<A: Arch, M: Mmio> Udma<A, M> {
+    /// `al_udma_m2m_copy_start` (seed 004 §1): the RX doorbell with `s2m_count`, then the TX
+    /// doorbell with `m2s_count`, for a queue among the engine's configured queues (the
+    /// [`Doorbell`] methods below take any [`QueueId`]; this is the checked entry).
+    pub fn copy_start(
+        &self,
+        q: QueueId,
+        m2s_count: u32,
+        s2m_count: u32,
+    ) -> Result<(), super::UdmaError> {
+        self.check_queue(q)?;
+        self.ring_rx(q, s2m_count);
+        self.ring_tx(q, m2s_count);
+        Ok(())
+    }
+}
+
 /// The engine handle rings through the arch's register-offset set (`A::UDMA`), like every
-/// other per-queue access of [`Udma`].
+/// other per-queue access of [`Udma`]. These do not check `queue` against the configured
+/// count ([`Udma::copy_start`] does).
 impl<A: Arch, M: Mmio> Doorbell for Udma<A, M> {
     #[inline]
     fn ring_rx(&self, queue: QueueId, count: u32) {

@@ -4,9 +4,6 @@ use mmio::Mmio;
 
 use crate::Arch;
 
-// The two crates must agree on where `gen` is.
-const _: () = assert!(iofic::layout::GEN_BASE_IN_UNIT == crate::regs::unit::GEN_BASE);
-
 /// Unmasks the TX then the RX error interrupts of one unit (`udma-notes.md` section 2 step 4:
 /// seven writes each, `iofic.tsv` `unmask_write.m2s` / `.s2m`), with `A`'s per-arch masks
 /// (`iofic::caps::IoficCaps`, a supertrait of [`Arch`]).

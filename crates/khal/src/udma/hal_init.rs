@@ -29,13 +29,11 @@
 //! selectors, completion size, prefetch) are not in the seed and are not written.
 
 use mmio::{Mmio, MmioExt};
-use udma_desc::QueueId;
 
 use super::engine::{ArchEngineScalars, CFG_LEN};
 use super::profile::{BringUpProfile, DATA_CFG_MAX_PKT_LIMIT, HAL_PKT_CLK, S2M_APP_ACK_TIMEOUT};
 use super::{EngineParams, Udma, UdmaError};
 use crate::Arch;
-use crate::regs::queue::{self, Dir, QueueCfg};
 use crate::regs::{general, m2s, s2m, unit};
 
 impl<A: Arch, M: Mmio> Udma<A, M> {
@@ -91,12 +89,7 @@ impl<A: Arch, M: Mmio> Udma<A, M> {
         );
 
         // Step 3: al_udma_q_enable, M2S then S2M, every queue.
-        let enable = QueueCfg::new().enabled();
-        for q in QueueId::all() {
-            for d in Dir::BOTH {
-                r.window(d.queue_base(q)).write::<queue::Cfg>(enable);
-            }
-        }
+        super::engine::enable_every_queue(r);
         // Step 4: the per-arch data FIFO depth.
         tx.write::<m2s::DataCfgReg>(
             m2s::DataCfg::new()

@@ -30,3 +30,37 @@ pub fn hex(s: &str) -> u64 {
 
 /// The recording fake big enough for a whole engine init.
 pub type Regs = mmio::FakeRegs<512, 1024>;
+
+/// The kernel's IOFIC unmask writes of one direction (`iofic.tsv`, `unmask_write.<dir>`), in
+/// order, as (offset, value).
+pub fn iofic_writes(dir: &str) -> Vec<(usize, u32)> {
+    rows(IOFIC)
+        .filter(|r| r[0] == format!("unmask_write.{dir}"))
+        .map(|r| {
+            (
+                usize::try_from(hex(r[2])).unwrap(),
+                u32::try_from(hex(r[4])).unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// An engine of UDMA revision 3 (no shipped generation has one): the revision-gated paths
+/// and refusals. Its IOFIC masks are the seed's revision <= 3 values.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Rev3Engine;
+impl khal::caps::PacketCaps for Rev3Engine {
+    const MAX_TX_DESCS_PER_PACKET: u32 = 0x41;
+    const HAS_NOTIFICATION_MASK: bool = false;
+    const HAS_STRONG_ORDER: bool = true;
+}
+impl khal::caps::IoficCaps for Rev3Engine {
+    const M2S_PRIMARY_D_UNMASK: u32 = <khal::Rev3 as khal::UdmaRevision>::M2S_PRIMARY_D_UNMASK;
+    const S2M_ERROR_MASK: u32 = <khal::Rev3 as khal::UdmaRevision>::S2M_ERROR_MASK;
+}
+impl khal::Arch for Rev3Engine {
+    const GENERATION: khal::Generation = khal::Generation::V3;
+    const PRODUCTS: &'static [khal::Product] = &[];
+    type Revision = khal::Rev3;
+    const SCALARS: khal::Scalars = khal_cayman::SCALARS;
+}
