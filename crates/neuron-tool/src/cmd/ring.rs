@@ -352,12 +352,9 @@ pub fn decode(args: &RingDecodeArgs, out: &mut impl Write) -> Result<()> {
     if let Outcome::Faults(f) = report.outcome {
         writeln!(
             out,
-            "the fault latches cause bit {:#010x} of the {} error group",
+            "the fault latches cause bit {:#010x} of the {:#} error group",
             f.cause_bit(),
-            match f.direction() {
-                Direction::Tx => "M2S",
-                Direction::Rx => "S2M",
-            }
+            f.direction()
         )?;
     }
     if trailing != 0 {
