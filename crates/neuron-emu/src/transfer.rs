@@ -17,6 +17,9 @@ use crate::unit::UnitModel;
 pub(crate) struct Scratch {
     tx: Vec<Span>,
     rx: Vec<Span>,
+    /// The region the last source (destination) range was in: tried first next time.
+    tx_hint: usize,
+    rx_hint: usize,
 }
 
 /// Why a queue pair cannot move a packet now.
@@ -118,11 +121,17 @@ impl DescSource for MemRing<'_> {
 
 /// Resolves a data range into `spans`; the first range outside memory is kept in `bad`.
 #[inline]
-fn resolve(mem: &AddressSpace, s: Segment, spans: &mut Vec<Span>, bad: &mut Option<Segment>) {
+fn resolve(
+    mem: &AddressSpace,
+    s: Segment,
+    spans: &mut Vec<Span>,
+    hint: &mut usize,
+    bad: &mut Option<Segment>,
+) {
     if s.len == 0 || bad.is_some() {
         return;
     }
-    match mem.span(s.addr, s.len) {
+    match mem.span_hinted(s.addr, s.len, hint) {
         Ok(span) => spans.push(span),
         Err(_) => *bad = Some(s),
     }
@@ -311,7 +320,12 @@ fn one_packet(
     let (mut bad_tx, mut bad_rx) = (None, None);
     let walked = {
         let m: &AddressSpace = mem;
-        let (tx_spans, rx_spans) = (&mut scratch.tx, &mut scratch.rx);
+        let Scratch {
+            tx: tx_spans,
+            rx: rx_spans,
+            tx_hint,
+            rx_hint,
+        } = scratch;
         engine_walk::packet(
             Side {
                 ring: &MemRing::new(m, txq, tx_span),
@@ -324,8 +338,8 @@ fn one_packet(
                 posted: rxq.posted,
             },
             &set.rules,
-            |s| resolve(m, s, tx_spans, &mut bad_tx),
-            |s| resolve(m, s, rx_spans, &mut bad_rx),
+            |s| resolve(m, s, tx_spans, tx_hint, &mut bad_tx),
+            |s| resolve(m, s, rx_spans, rx_hint, &mut bad_rx),
         )?
     };
     let Packet { tx, rx } = match walked {
