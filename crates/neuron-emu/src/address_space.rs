@@ -336,6 +336,33 @@ impl AddressSpace {
         Ok(Span { region, off, len })
     }
 
+    /// Like [`span`](Self::span), trying region `*hint` first and leaving the region found
+    /// there: a queue's sources (or destinations) tend to stay in one region, and the data
+    /// path resolves one of each per packet.
+    #[inline]
+    pub(crate) fn span_hinted(
+        &self,
+        addr: u64,
+        len: u64,
+        hint: &mut usize,
+    ) -> Result<Span, BusError> {
+        if let Some(&(base, size)) = self.bounds.get(*hint) {
+            let off = addr.wrapping_sub(base);
+            if off <= size && len <= size - off {
+                if let (Ok(off), Ok(n)) = (usize::try_from(off), usize::try_from(len)) {
+                    return Ok(Span {
+                        region: *hint,
+                        off,
+                        len: n,
+                    });
+                }
+            }
+        }
+        let span = self.span(addr, len)?;
+        *hint = span.region;
+        Ok(span)
+    }
+
     /// The bytes of a resolved span.
     pub(crate) fn span_bytes(&self, s: Span) -> Option<&[u8]> {
         self.regions

@@ -33,7 +33,8 @@ use iofic::{Control, ParityCause, SUMMARY_REV4};
 pub use iofic::layout::{GROUP_A, GROUP_B, GROUP_C, GROUP_D};
 
 /// Bits of the control register the model keeps: everything but the read-only controller
-/// revision (bits 29:28), which the model reports as 0.
+/// revision (bits 29:28; seed 004 §4 `al_iofic_handle_init` reads it as `(reg >> 28) & 3`).
+/// No source gives the value silicon reports, so the model reports 0 (a model choice).
 const CONTROL_WRITABLE: u32 = !control_revision_bits();
 
 /// The bits of the control register that `Control::revision` reads.

@@ -127,13 +127,6 @@ impl QueueModel {
         (u64::from(self.base_high) << 32) | u64::from(self.base_low & RING_BASE_LOW_ADDR_MASK)
     }
 
-    /// DMA address of slot `index` (wrapping arithmetic: an absurd base simply lands
-    /// outside every region and becomes a bus error).
-    pub(crate) fn slot_addr(&self, index: u32) -> u64 {
-        self.base()
-            .wrapping_add(u64::from(index).wrapping_mul(DESC_BYTES))
-    }
-
     /// Prefetch and scheduling both enabled.
     pub(crate) fn enabled(&self) -> bool {
         let cfg = QueueCfg::from_bits(self.cfg);

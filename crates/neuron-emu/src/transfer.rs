@@ -17,6 +17,9 @@ use crate::unit::UnitModel;
 pub(crate) struct Scratch {
     tx: Vec<Span>,
     rx: Vec<Span>,
+    /// The region the last source (destination) range was in: tried first next time.
+    tx_hint: usize,
+    rx_hint: usize,
 }
 
 /// Why a queue pair cannot move a packet now.
@@ -78,30 +81,38 @@ pub(crate) enum PairOutcome {
 /// a prefetch bus error at that slot).
 struct MemRing<'a> {
     mem: &'a AddressSpace,
-    q: &'a QueueModel,
+    base: u64,
+    len: u32,
     whole: Option<&'a [u8]>,
 }
 
 impl<'a> MemRing<'a> {
-    fn new(mem: &'a AddressSpace, q: &'a QueueModel, span: Option<Span>) -> Self {
-        let whole = span.and_then(|s| mem.span_bytes(s));
-        Self { mem, q, whole }
+    #[inline]
+    fn new(mem: &'a AddressSpace, q: &QueueModel, span: Option<Span>) -> Self {
+        Self {
+            mem,
+            base: q.base(),
+            len: q.len,
+            whole: span.and_then(|s| mem.span_bytes(s)),
+        }
     }
 }
 
 impl DescSource for MemRing<'_> {
+    #[inline]
     fn slots(&self) -> u32 {
-        self.q.len
+        self.len
     }
 
     #[inline]
     fn fetch(&self, index: u32) -> Result<udma_desc::Descriptor, u64> {
         if let Some(ring) = self.whole {
-            return ring
-                .fetch(index)
-                .map_err(|off| self.q.base().wrapping_add(off));
+            return ring.fetch(index).map_err(|off| self.base.wrapping_add(off));
         }
-        let addr = self.q.slot_addr(index);
+        // Wrapping arithmetic: an absurd base lands outside every region (a bus error).
+        let addr = self
+            .base
+            .wrapping_add(u64::from(index).wrapping_mul(udma_desc::DESC_BYTES as u64));
         let mut b = [0u8; udma_desc::DESC_BYTES];
         self.mem.read(addr, &mut b).map_err(|_| addr)?;
         Ok(udma_desc::Descriptor::from_le_bytes(b))
@@ -110,11 +121,17 @@ impl DescSource for MemRing<'_> {
 
 /// Resolves a data range into `spans`; the first range outside memory is kept in `bad`.
 #[inline]
-fn resolve(mem: &AddressSpace, s: Segment, spans: &mut Vec<Span>, bad: &mut Option<Segment>) {
+fn resolve(
+    mem: &AddressSpace,
+    s: Segment,
+    spans: &mut Vec<Span>,
+    hint: &mut usize,
+    bad: &mut Option<Segment>,
+) {
     if s.len == 0 || bad.is_some() {
         return;
     }
-    match mem.span(s.addr, s.len) {
+    match mem.span_hinted(s.addr, s.len, hint) {
         Ok(span) => spans.push(span),
         Err(_) => *bad = Some(s),
     }
@@ -303,7 +320,12 @@ fn one_packet(
     let (mut bad_tx, mut bad_rx) = (None, None);
     let walked = {
         let m: &AddressSpace = mem;
-        let (tx_spans, rx_spans) = (&mut scratch.tx, &mut scratch.rx);
+        let Scratch {
+            tx: tx_spans,
+            rx: rx_spans,
+            tx_hint,
+            rx_hint,
+        } = scratch;
         engine_walk::packet(
             Side {
                 ring: &MemRing::new(m, txq, tx_span),
@@ -316,8 +338,8 @@ fn one_packet(
                 posted: rxq.posted,
             },
             &set.rules,
-            |s| resolve(m, s, tx_spans, &mut bad_tx),
-            |s| resolve(m, s, rx_spans, &mut bad_rx),
+            |s| resolve(m, s, tx_spans, tx_hint, &mut bad_tx),
+            |s| resolve(m, s, rx_spans, rx_hint, &mut bad_rx),
         )?
     };
     let Packet { tx, rx } = match walked {

@@ -26,25 +26,6 @@ fn unit0(dev: &Device) -> Window<Device> {
     Window::new(dev.clone(), dev.unit_base(0).expect("engine 0"))
 }
 
-macro_rules! for_each_arch {
-    ($f:ident) => {
-        mod $f {
-            #[test]
-            fn v2_sunda() {
-                super::$f::<khal_sunda::Sunda>();
-            }
-            #[test]
-            fn v3_cayman() {
-                super::$f::<khal_cayman::Cayman>();
-            }
-            #[test]
-            fn v4_mariana() {
-                super::$f::<khal_mariana::Mariana>();
-            }
-        }
-    };
-}
-
 /// §2 `al_udma_init`: `rev_id = al_udma_revision_get(regs_base)`, refused unless 4. Every
 /// shipped arch's engine reads revision 4 (khal's `UDMA_REVISION`), so init succeeds.
 fn s2_al_udma_init_reads_revision_4<A: Arch>() {

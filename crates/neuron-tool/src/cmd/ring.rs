@@ -352,12 +352,9 @@ pub fn decode(args: &RingDecodeArgs, out: &mut impl Write) -> Result<()> {
     if let Outcome::Faults(f) = report.outcome {
         writeln!(
             out,
-            "the fault latches cause bit {:#010x} of the {} error group",
+            "the fault latches cause bit {:#010x} of the {:#} error group",
             f.cause_bit(),
-            match f.direction() {
-                Direction::Tx => "M2S",
-                Direction::Rx => "S2M",
-            }
+            f.direction()
         )?;
     }
     if trailing != 0 {
@@ -392,6 +389,17 @@ mod tests {
         Descriptor::from_words([c.into_bits(), udma_desc::MetaCtrl::DEFAULT_BITS, 0x1000, 0])
     }
 
+    /// The walk of a TX dump from slot 0, phase 1, on a V3 engine after bring-up.
+    fn v3_tx(ring: &[Descriptor]) -> RingReport {
+        analyse(
+            ring,
+            Direction::Tx,
+            RingPos::RESET,
+            None,
+            &rules::<Cayman>(),
+        )
+    }
+
     fn at(index: u32, ring_id: RingId) -> RingPos {
         RingPos { index, ring_id }
     }
@@ -404,13 +412,7 @@ mod tests {
             tx(1, false, true),
             tx(0, true, true),
         ];
-        let r = analyse(
-            &ring,
-            Direction::Tx,
-            RingPos::RESET,
-            None,
-            &rules::<Cayman>(),
-        );
+        let r = v3_tx(&ring);
         assert_eq!((r.posted, r.taken, r.packets, r.bytes), (3, 3, 2, 3 * 4096));
         assert_eq!(r.outcome, Outcome::Done);
         assert_eq!(r.marks[0], Mark::Taken { order: 1 });
@@ -447,24 +449,12 @@ mod tests {
     #[test]
     fn the_engine_stops_at_the_first_fault_the_model_would_latch() {
         let ring = [tx(1, true, false), tx(1, true, true)];
-        let r = analyse(
-            &ring,
-            Direction::Tx,
-            RingPos::RESET,
-            None,
-            &rules::<Cayman>(),
-        );
+        let r = v3_tx(&ring);
         assert_eq!(r.outcome, Outcome::Faults(Fault::TxLast { slot: 1 }));
         assert_eq!((r.taken, r.marks[1]), (0, Mark::Fault));
         // A packet whose LAST is not posted waits.
         let ring = [tx(1, true, true), tx(1, true, false), tx(0, false, true)];
-        let r = analyse(
-            &ring,
-            Direction::Tx,
-            RingPos::RESET,
-            None,
-            &rules::<Cayman>(),
-        );
+        let r = v3_tx(&ring);
         assert_eq!(
             r.outcome,
             Outcome::Waits(Pending::TxIncomplete { descs: 1 })
@@ -495,13 +485,7 @@ mod tests {
         let mut ring = vec![tx(1, false, false); 66];
         ring[0] = tx(1, true, false);
         ring[65] = tx(1, false, true);
-        let v3 = analyse(
-            &ring,
-            Direction::Tx,
-            RingPos::RESET,
-            None,
-            &rules::<Cayman>(),
-        );
+        let v3 = v3_tx(&ring);
         assert_eq!(
             v3.outcome,
             Outcome::Faults(Fault::TxMaxDesc { limit: 0x41 })
@@ -532,13 +516,7 @@ mod tests {
         let mut ring = vec![big(false, false); 17];
         ring[0] = big(true, false);
         ring[16] = big(false, true);
-        let r = analyse(
-            &ring,
-            Direction::Tx,
-            RingPos::RESET,
-            None,
-            &rules::<Cayman>(),
-        );
+        let r = v3_tx(&ring);
         assert_eq!(
             r.outcome,
             Outcome::Faults(Fault::TxPacketLen {
@@ -552,13 +530,7 @@ mod tests {
     fn meta_descriptors_skip_the_phase_check_and_chain() {
         let cme = udma_desc::cme_descriptor(3).unwrap(); // ring-id bits = CME index 3
         let ring = [cme, tx(1, false, true)];
-        let r = analyse(
-            &ring,
-            Direction::Tx,
-            RingPos::RESET,
-            None,
-            &rules::<Cayman>(),
-        );
+        let r = v3_tx(&ring);
         assert_eq!((r.taken, r.packets, r.bytes), (2, 1, 4096));
         assert_eq!(r.outcome, Outcome::Done);
     }
