@@ -299,7 +299,7 @@ fn policy_masks_match_defaults_and_arch_values() {
 fn err_log_mask_bits_match_the_bitfield_table() {
     let tsv = include_str!(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../reference/udma-bitfields.tsv"
+        "/tests/data/udma-bitfields.tsv"
     ));
     let value = |reg: &str| {
         let line = tsv

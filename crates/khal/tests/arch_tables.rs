@@ -9,15 +9,15 @@ use khal_sunda::Sunda;
 
 const IDS: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../reference/arch-ids.tsv"
+    "/tests/data/arch-ids.tsv"
 ));
 const SCALARS: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../reference/arch-scalars.tsv"
+    "/tests/data/arch-scalars.tsv"
 ));
 const ADDRESS_MAP: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../reference/address-map.tsv"
+    "/tests/data/address-map.tsv"
 ));
 
 fn rows(t: &str) -> impl Iterator<Item = Vec<&str>> {

@@ -13,7 +13,7 @@ use mmio::{Access, FakeRegs};
 
 const CALLBACKS: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../reference/arch-callbacks.tsv"
+    "/tests/data/arch-callbacks.tsv"
 ));
 
 #[test]

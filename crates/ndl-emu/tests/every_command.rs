@@ -18,7 +18,7 @@ use zerocopy::{FromBytes, IntoBytes};
 
 const COMMANDS: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../reference/ioctl-commands.tsv"
+    "/tests/data/ioctl-commands.tsv"
 ));
 
 /// `(name, lane, attach-checked)` from the table: `device+attach` rows, plus the misc row

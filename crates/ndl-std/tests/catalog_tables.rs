@@ -12,15 +12,15 @@ use ndl_std::ioctl_structs::STRUCT_LAYOUTS;
 
 const COMMANDS: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../reference/ioctl-commands.tsv"
+    "/tests/data/ioctl-commands.tsv"
 ));
 const STRUCTS: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../reference/ioctl-structs.tsv"
+    "/tests/data/ioctl-structs.tsv"
 ));
 const README: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../reference/ioctl-README.md"
+    "/tests/data/ioctl-README.md"
 ));
 
 /// Rows of a TSV as column-name -> value maps.

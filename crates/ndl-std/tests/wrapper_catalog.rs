@@ -18,7 +18,7 @@ use ndl_std::{
 
 const COMMANDS: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../reference/ioctl-commands.tsv"
+    "/tests/data/ioctl-commands.tsv"
 ));
 
 /// `(name, handler_note)` of every table row, in table order.

@@ -172,7 +172,7 @@ fn ring_decode_bad_input() {
 fn table_abs(block: &str, name: &str) -> Option<usize> {
     let t = include_str!(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../reference/udma-registers.tsv"
+        "/tests/data/udma-registers.tsv"
     ));
     t.lines().find_map(|l| {
         let f: Vec<&str> = l.split('\t').collect();
@@ -287,7 +287,7 @@ fn arch_bad_input() {
 fn ioctl_list_is_the_reference_table() {
     let t = include_str!(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../reference/ioctl-commands.tsv"
+        "/tests/data/ioctl-commands.tsv"
     ));
     let want: Vec<String> = t
         .lines()

@@ -5,7 +5,7 @@ use predicates::prelude::*;
 
 const VECTORS: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../reference/desc-vectors-sample.tsv"
+    "/tests/data/desc-vectors-sample.tsv"
 ));
 
 /// One row of `desc-vectors-sample.tsv`.

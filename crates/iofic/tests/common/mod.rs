@@ -10,7 +10,7 @@ use mmio::Mmio;
 
 pub const IOFIC_TSV: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../reference/iofic.tsv"
+    "/tests/data/iofic.tsv"
 ));
 
 /// One row of `iofic.tsv`.

@@ -3,15 +3,15 @@
 
 pub const UDMA_REGISTERS: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../reference/udma-registers.tsv"
+    "/tests/data/udma-registers.tsv"
 ));
 pub const UDMA_BITFIELDS: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../reference/udma-bitfields.tsv"
+    "/tests/data/udma-bitfields.tsv"
 ));
 pub const IOFIC: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../reference/iofic.tsv"
+    "/tests/data/iofic.tsv"
 ));
 
 /// Rows of a TSV table without its header, split on tabs.
