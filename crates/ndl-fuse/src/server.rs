@@ -1,0 +1,98 @@
+//! The running file system: a mount, its worker threads, and a handle that stops both.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use crate::backend::Backend;
+use crate::error::Error;
+use crate::mount::Mount;
+use crate::session::Session;
+
+/// Worker threads reading the channel: a long ioctl (a 64 MiB buffer copy) on one does not
+/// hold up opens, closes and small ioctls of other processes.
+pub const DEFAULT_WORKERS: usize = 4;
+
+/// A served mount. [`Server::stop`] (or dropping it) unmounts the directory (lazily),
+/// stops the workers and closes the channel, which ends the connection: files still open
+/// then fail with ENOTCONN.
+pub struct Server<B: Backend> {
+    session: Arc<Session<B>>,
+    mount: Mount,
+    workers: Vec<JoinHandle<()>>,
+}
+
+impl<B: Backend> std::fmt::Debug for Server<B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Server")
+            .field("dir", &self.mount.dir())
+            .field("workers", &self.workers.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<B: Backend> Server<B> {
+    /// Mounts on `dir` (an existing directory) and serves `backend` with
+    /// [`DEFAULT_WORKERS`] threads.
+    pub fn start(dir: &Path, backend: B) -> Result<Self, Error> {
+        Self::with_workers(dir, backend, DEFAULT_WORKERS)
+    }
+
+    /// As [`Server::start`] with `workers` threads (at least one).
+    pub fn with_workers(dir: &Path, backend: B, workers: usize) -> Result<Self, Error> {
+        let (mount, channel) = Mount::new(dir)?;
+        let session = Arc::new(Session::new(channel, backend));
+        let mut server = Self {
+            session,
+            mount,
+            workers: Vec::new(),
+        };
+        for i in 0..workers.max(1) {
+            let s = Arc::clone(&server.session);
+            let h = std::thread::Builder::new()
+                .name(format!("ndl-fuse-{i}"))
+                .spawn(move || s.run())
+                .map_err(Error::Thread)?;
+            server.workers.push(h);
+        }
+        Ok(server)
+    }
+
+    /// The mount point.
+    pub fn dir(&self) -> &Path {
+        self.mount.dir()
+    }
+
+    /// Path of device node `index` (`DIR/neuron<index>`).
+    pub fn node(&self, index: u32) -> PathBuf {
+        self.dir().join(format!("neuron{index}"))
+    }
+
+    /// The backend being served.
+    pub fn backend(&self) -> &B {
+        self.session.backend()
+    }
+
+    /// Unmounts, stops the workers, closes the channel.
+    pub fn stop(mut self) -> Result<(), Error> {
+        self.shutdown()
+    }
+
+    fn shutdown(&mut self) -> Result<(), Error> {
+        // Unmount first: no new opens; requests already queued are still served.
+        let unmounted = self.mount.unmount();
+        self.session.request_stop();
+        for w in self.workers.drain(..) {
+            // A worker that panicked has nothing left to clean up.
+            let _ = w.join();
+        }
+        unmounted
+    }
+}
+
+impl<B: Backend> Drop for Server<B> {
+    fn drop(&mut self) {
+        // Errors were reportable through `stop`; when dropping there is nobody to tell.
+        let _ = self.shutdown();
+    }
+}
