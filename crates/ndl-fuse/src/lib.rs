@@ -13,7 +13,8 @@ mod error;
 mod mount;
 mod process_memory;
 mod server;
-pub(crate) mod session;
+mod session;
+mod termination;
 
 pub use backend::{Backend, Caller};
 pub use caller::tgid_of;
@@ -21,3 +22,4 @@ pub use error::Error;
 pub use mount::{FUSE_DEVICE, Mount};
 pub use process_memory::ProcessMemory;
 pub use server::{DEFAULT_WORKERS, Server};
+pub use termination::Termination;

@@ -15,7 +15,7 @@ use zerocopy::{FromBytes, Immutable, IntoBytes};
 
 use crate::abi::{self, opcode};
 use crate::backend::{Backend, Caller};
-use crate::caller::tgid_of;
+use crate::caller::TgidCache;
 use crate::process_memory::ProcessMemory;
 
 /// Read buffer per worker: the largest request is an IOCTL carrying `_IOC_SIZE` bytes
@@ -35,6 +35,7 @@ pub(crate) struct Session<B> {
     channel: OwnedFd,
     backend: B,
     stop: AtomicBool,
+    tgids: TgidCache,
     uid: u32,
     gid: u32,
 }
@@ -51,6 +52,7 @@ impl<B: Backend> Session<B> {
             channel,
             backend,
             stop: AtomicBool::new(false),
+            tgids: TgidCache::default(),
             uid: rustix::process::getuid().as_raw(),
             gid: rustix::process::getgid().as_raw(),
         }
@@ -97,7 +99,7 @@ impl<B: Backend> Session<B> {
         };
         let caller = Caller {
             tid: h.pid,
-            tgid: tgid_of(h.pid),
+            tgid: self.tgids.tgid(h.pid),
         };
         match h.opcode {
             opcode::INIT => self.init(&h, body),
