@@ -175,3 +175,32 @@ fn stop_unmounts() {
     assert!(!dir.path().join("neuron0").exists());
     assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
 }
+
+#[test]
+fn shared_mappings_and_reads_are_refused() {
+    let Some((_dir, server)) = serve(Recorder::default()) else {
+        return;
+    };
+    let f = fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(server.node(0))
+        .unwrap();
+    // SAFETY: a fresh mapping at a kernel-chosen address; it is expected to fail.
+    let r = unsafe {
+        rustix::mm::mmap(
+            core::ptr::null_mut(),
+            4096,
+            rustix::mm::ProtFlags::READ | rustix::mm::ProtFlags::WRITE,
+            rustix::mm::MapFlags::SHARED,
+            &f,
+            0,
+        )
+    };
+    // FOPEN_DIRECT_IO: FUSE refuses MAP_SHARED rather than map incoherent page-cache pages.
+    assert_eq!(r.err(), Some(Errno::NODEV));
+    // The driver has no read or write.
+    let mut b = [0u8; 8];
+    assert_eq!(rustix::io::read(&f, &mut b), Err(Errno::INVAL));
+    assert_eq!(rustix::io::write(&f, &b), Err(Errno::INVAL));
+}
