@@ -9,11 +9,11 @@ use core::ops::Deref;
 use core::ptr;
 
 use crate::compat::Family;
+use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::fd_slot::{FdSlot, PinnedFd};
 use crate::ioctl_codes::{Form, Request};
 use crate::kernel::{AccessMode, Errno, Kernel, RawFd};
-use crate::ndl::Ndl;
 
 /// Issues `REQ` through a typed request: `ioctl!(gate, MEM_COPY64, &mut arg)`.
 ///
@@ -107,13 +107,13 @@ enum Source<'a> {
 /// (or, behind a [`DeviceHandle`], the handle's own read-write fd).
 #[derive(Debug)]
 pub struct Device<'a, K: Kernel> {
-    ndl: &'a Ndl<K>,
+    ndl: &'a Context<K>,
     index: u32,
     source: Source<'a>,
 }
 
 impl<'a, K: Kernel> Device<'a, K> {
-    pub(crate) fn cached(ndl: &'a Ndl<K>, index: u32, slot: &'a FdSlot) -> Self {
+    pub(crate) fn cached(ndl: &'a Context<K>, index: u32, slot: &'a FdSlot) -> Self {
         Self {
             ndl,
             index,
@@ -126,7 +126,7 @@ impl<'a, K: Kernel> Device<'a, K> {
         self.index
     }
 
-    pub(crate) fn ndl(&self) -> &'a Ndl<K> {
+    pub(crate) fn ndl(&self) -> &'a Context<K> {
         self.ndl
     }
 
@@ -158,11 +158,11 @@ gateway_calls!(Device);
 /// write-only, which is what selects the driver's free-access lane.
 #[derive(Debug)]
 pub struct Misc<'a, K: Kernel> {
-    ndl: &'a Ndl<K>,
+    ndl: &'a Context<K>,
 }
 
 impl<'a, K: Kernel> Misc<'a, K> {
-    pub(crate) fn new(ndl: &'a Ndl<K>) -> Self {
+    pub(crate) fn new(ndl: &'a Context<K>) -> Self {
         Self { ndl }
     }
 
@@ -190,16 +190,19 @@ gateway_calls!(Misc);
 /// A pinned fd borrows the handle, so it cannot outlive the fd it names:
 ///
 /// ```
-/// # use ndl_std::{Ndl, Generation, emulated::EmulatedKernel};
-/// let ndl = Ndl::with_kernel(EmulatedKernel::new(Generation::V3, 1)?);
+/// # use ndl_std::Ndl;
+/// // Any file stands in for the node here: opening it is all the example needs.
+/// let dir = tempfile::tempdir()?;
+/// std::fs::write(dir.path().join("neuron0"), b"")?;
+/// let ndl = Ndl::new().with_root(dir.path());
 /// let handle = ndl.open_device(0)?;
 /// assert_eq!(handle.pin()?.fd(), handle.fd());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 ///
 /// ```compile_fail
-/// # use ndl_std::{Ndl, Generation, emulated::EmulatedKernel};
-/// let ndl = Ndl::with_kernel(EmulatedKernel::new(Generation::V3, 1)?);
+/// # use ndl_std::Ndl;
+/// let ndl = Ndl::new();
 /// let pinned = {
 ///     let handle = ndl.open_device(0)?;
 ///     handle.pin()? // error: `handle` does not live long enough (its drop closes the fd)
@@ -214,7 +217,7 @@ pub struct DeviceHandle<'a, K: Kernel> {
 }
 
 impl<'a, K: Kernel> DeviceHandle<'a, K> {
-    pub(crate) fn new(ndl: &'a Ndl<K>, index: u32, fd: RawFd) -> Self {
+    pub(crate) fn new(ndl: &'a Context<K>, index: u32, fd: RawFd) -> Self {
         Self {
             dev: Device {
                 ndl,

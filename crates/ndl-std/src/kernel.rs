@@ -1,7 +1,7 @@
 //! The kernel boundary: the five system calls the shim needs, as a trait.
 //!
-//! [`crate::RealKernel`] forwards them to Linux through `rustix`;
-//! [`crate::emulated::EmulatedKernel`], a model of the Neuron driver's dispatcher over the
+//! [`crate::RealKernel`] forwards them to Linux through `rustix`; `ndl-emu`'s
+//! `EmulatedKernel`, a model of the Neuron driver's dispatcher over the
 //! `neuron-emu` device model, answers them in-process, so everything above this trait is
 //! tested without hardware.
 

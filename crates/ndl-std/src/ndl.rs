@@ -1,19 +1,14 @@
-//! The process-wide context: kernel backend, node root, fd caches, compat latch.
+//! The process-wide context: owns the shared state and hands out the three gateways.
 
 use std::path::{Path, PathBuf};
 
 use crate::compat::CompatLatch;
-use crate::error::{Error, Result};
+use crate::context::Context;
+use crate::error::Result;
 use crate::fd_slot::FdSlot;
 use crate::gateway::{Device, DeviceHandle, Misc};
 use crate::kernel::{AccessMode, Kernel, RawFd};
 use crate::real_kernel::RealKernel;
-
-/// Devices the per-device table can hold (the vendor shim's limit).
-pub const MAX_DEVICES: usize = 64;
-
-/// Where device nodes live unless configured otherwise.
-pub const DEFAULT_ROOT: &str = "/dev";
 
 /// The shim's state for one process: one per-device fd table, one misc fd, one compat latch.
 ///
@@ -29,12 +24,7 @@ pub const DEFAULT_ROOT: &str = "/dev";
 /// ```
 #[derive(Debug)]
 pub struct Ndl<K: Kernel = RealKernel> {
-    kernel: K,
-    root: PathBuf,
-    misc_device: u32,
-    devices: [FdSlot; MAX_DEVICES],
-    misc: FdSlot,
-    compat: CompatLatch,
+    ctx: Context<K>,
 }
 
 impl Ndl<RealKernel> {
@@ -54,108 +44,76 @@ impl<K: Kernel> Ndl<K> {
     /// A context over `kernel` with nodes under `/dev`.
     pub fn with_kernel(kernel: K) -> Self {
         Self {
-            kernel,
-            root: PathBuf::from(DEFAULT_ROOT),
-            misc_device: 0,
-            devices: std::array::from_fn(|_| FdSlot::new()),
-            misc: FdSlot::new(),
-            compat: CompatLatch::new(),
+            ctx: Context::new(kernel),
         }
     }
 
     /// Looks for `neuron<N>` nodes under `root` instead of `/dev`.
     pub fn with_root(mut self, root: impl Into<PathBuf>) -> Self {
-        self.root = root.into();
+        self.ctx.set_root(root.into());
         self
     }
 
     /// Opens the misc (device-global) fd on `neuron<index>` instead of `neuron0`.
     pub fn with_misc_device(mut self, index: u32) -> Self {
-        self.misc_device = index;
+        self.ctx.set_misc_device(index);
         self
     }
 
     /// The kernel backend.
     pub fn kernel(&self) -> &K {
-        &self.kernel
+        self.ctx.kernel()
     }
 
     /// The node root.
     pub fn root(&self) -> &Path {
-        &self.root
+        self.ctx.root()
     }
 
     /// The fallback latch.
     pub fn compat(&self) -> &CompatLatch {
-        &self.compat
+        self.ctx.compat()
     }
 
     /// `<root>/neuron<index>`.
     pub fn device_path(&self, index: u32) -> PathBuf {
-        self.root.join(format!("neuron{index}"))
-    }
-
-    pub(crate) fn open_node(&self, index: u32, mode: AccessMode) -> Result<RawFd> {
-        self.kernel
-            .open(&self.device_path(index), mode)
-            .map_err(|errno| Error::Open {
-                path: self.device_path(index),
-                errno,
-            })
-    }
-
-    pub(crate) fn slot(&self, index: u32) -> Result<&FdSlot> {
-        usize::try_from(index)
-            .ok()
-            .and_then(|i| self.devices.get(i))
-            .ok_or(Error::DeviceIndex { index })
-    }
-
-    pub(crate) fn misc_slot(&self) -> &FdSlot {
-        &self.misc
-    }
-
-    pub(crate) fn misc_device(&self) -> u32 {
-        self.misc_device
+        self.ctx.device_path(index)
     }
 
     /// The per-device gateway for device `index` (< 64). Its fd, opened read-only on first
     /// use, is cached and shared by every thread.
     pub fn device(&self, index: u32) -> Result<Device<'_, K>> {
-        Ok(Device::cached(self, index, self.slot(index)?))
+        Ok(Device::cached(&self.ctx, index, self.ctx.slot(index)?))
     }
 
     /// The device-global gateway: one write-only fd (the driver's free-access lane), opened
     /// on first use.
     pub fn misc(&self) -> Misc<'_, K> {
-        Misc::new(self)
+        Misc::new(&self.ctx)
     }
 
     /// Opens device `index` read-write into a handle that owns the fd (copy/memset paths,
     /// mmap). The fd closes when the handle drops.
     pub fn open_device(&self, index: u32) -> Result<DeviceHandle<'_, K>> {
-        self.slot(index)?;
-        let fd = self.open_node(index, AccessMode::ReadWrite)?;
-        Ok(DeviceHandle::new(self, index, fd))
+        self.ctx.slot(index)?;
+        let fd = self.ctx.open_node(index, AccessMode::ReadWrite)?;
+        Ok(DeviceHandle::new(&self.ctx, index, fd))
     }
 
     /// The cached per-device fd of `index`, if open (for inspection).
     pub fn cached_fd(&self, index: u32) -> Option<RawFd> {
-        self.slot(index).ok().and_then(FdSlot::cached)
+        self.ctx.slot(index).ok().and_then(FdSlot::cached)
     }
 
     /// The cached misc fd, if open (for inspection).
     pub fn cached_misc_fd(&self) -> Option<RawFd> {
-        self.misc.cached()
+        self.ctx.misc_slot().cached()
     }
 
     /// Closes every cached fd. Safe against calls in flight: a pinned fd is closed by the
     /// last call using it, never under it. Later calls reopen lazily.
     pub fn close_all(&self) {
-        for slot in &self.devices {
-            slot.close(&self.kernel);
-        }
-        self.misc.close(&self.kernel);
+        self.ctx.close_all();
     }
 }
 

@@ -13,39 +13,23 @@
 //! 5. Read the destination back (buffer copy) and compare every byte.
 //!
 //! The flow needs a kernel that maps the UDMA registers to user space: the emulated kernel
-//! does (its [`resource::BAR0`](crate::emulated::resource::BAR0)); the real driver does not.
-//! Completion is polled, so the device must run by itself: an emulated device in
-//! [`Execution::OnDoorbell`](crate::emulated::Execution::OnDoorbell) or
-//! [`Execution::Background`](crate::emulated::Execution::Background) mode, or hardware. In
-//! [`Execution::Manual`](crate::emulated::Execution::Manual) mode, drive [`DmaQueue`] step by
-//! step and run the model between [`DmaQueue::start`] and [`DmaQueue::wait`].
-//!
-//! ```
-//! use ndl_std::copy::{CopyOptions, copy};
-//! use ndl_std::emulated::EmulatedKernel;
-//! use ndl_std::{Generation, Ndl};
-//!
-//! let ndl = Ndl::with_kernel(EmulatedKernel::new(Generation::V4, 1)?);
-//! let dev = ndl.open_device(0)?;
-//! let data: Vec<u8> = (0..200_000u32).map(|i| (i * 7) as u8).collect();
-//! let report = copy(&dev, &data, &CopyOptions::default())?;
-//! assert_eq!(report.generation, Generation::V4);
-//! assert_eq!((report.bytes, report.descriptors), (200_000, 4)); // 3 x 64 KiB + the rest
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
+//! of `ndl-emu` does (in privileged mode, under a resource of its own); the real driver does
+//! not. Completion is polled, so the device must run by itself: an emulated device that runs
+//! on doorbells or in the background, or hardware; with a manually stepped model, drive
+//! [`DmaQueue`] step by step and run the model between [`DmaQueue::start`] and
+//! [`DmaQueue::wait`]. `ndl-emu`'s tests run it end to end.
 
 mod error;
 mod queue;
 
 use std::time::Duration;
 
-use khal::{Arch, ArchVisitor, Generation};
+use khal::{Arch, ArchSet, ArchVisitor, Generation};
 use udma_desc::QueueId;
 
 pub use error::CopyError;
-pub use queue::{DmaBuffer, DmaQueue, MappedRings, MappedUdma, alloc_dma};
+pub use queue::{DmaBuffer, DmaQueue, MappedRings, MappedUdma, RegisterResource, alloc_dma};
 
-use crate::Arches;
 use crate::gateway::{Device, DeviceHandle};
 use crate::kernel::Kernel;
 use crate::wrappers::MemLocation;
@@ -108,27 +92,38 @@ pub fn generation<K: Kernel>(dev: &Device<'_, K>) -> Result<Generation, CopyErro
 }
 
 /// Copies `data` through a DMA queue of `dev` and verifies the destination byte for byte
-/// (see the module docs). The arch comes from DEVICE_INFO through khal's dispatch point.
-pub fn copy<K: Kernel>(
+/// (see the module docs). The arch comes from DEVICE_INFO through khal's dispatch point over
+/// the caller's arch set `S`; `bar0` names the register resource to map.
+pub fn copy<S: ArchSet, K: Kernel>(
     dev: &DeviceHandle<'_, K>,
     data: &[u8],
     options: &CopyOptions,
+    bar0: RegisterResource,
 ) -> Result<CopyReport, CopyError> {
     let g = generation(dev)?;
-    khal::dispatch::<Arches, _>(g, CopyVisit { dev, data, options })
-        .map_err(|_| CopyError::Arch(g.number().into()))?
+    khal::dispatch::<S, _>(
+        g,
+        CopyVisit {
+            dev,
+            data,
+            options,
+            bar0,
+        },
+    )
+    .map_err(|_| CopyError::Arch(g.number().into()))?
 }
 
 struct CopyVisit<'r, 'a, K: Kernel> {
     dev: &'r DeviceHandle<'a, K>,
     data: &'r [u8],
     options: &'r CopyOptions,
+    bar0: RegisterResource,
 }
 
 impl<K: Kernel> ArchVisitor for CopyVisit<'_, '_, K> {
     type Output = Result<CopyReport, CopyError>;
     fn visit<A: Arch>(self) -> Self::Output {
-        copy_on::<K, A>(self.dev, self.data, self.options)
+        copy_on::<K, A>(self.dev, self.data, self.options, self.bar0)
     }
 }
 
@@ -149,6 +144,7 @@ pub fn copy_on<K: Kernel, A: Arch>(
     dev: &DeviceHandle<'_, K>,
     data: &[u8],
     options: &CopyOptions,
+    bar0: RegisterResource,
 ) -> Result<CopyReport, CopyError> {
     if data.is_empty() {
         return Err(CopyError::Empty);
@@ -170,7 +166,7 @@ pub fn copy_on<K: Kernel, A: Arch>(
         dev,
         buf: alloc_dma::<K, A>(dev, len, 64, options.dst)?,
     };
-    let mut q = DmaQueue::<K, A>::open(dev, options.engine, queue, options.ring_size)?;
+    let mut q = DmaQueue::<K, A>::open(dev, options.engine, queue, options.ring_size, bar0)?;
     dev.mem_buf_copy_to(src.buf.mem, 0, data)?;
 
     let chunk = u64::from(udma_desc::MAX_TRANSFER_BYTES);

@@ -13,7 +13,6 @@ use udma_desc::{
 };
 
 use super::CopyError;
-use crate::emulated::resource;
 use crate::error::Error;
 use crate::gateway::DeviceHandle;
 use crate::kernel::Kernel;
@@ -26,6 +25,22 @@ pub type MappedUdma<'a, K, A> = Udma<A, Window<Mapping<'a, K>>>;
 
 /// The TX/RX rings of a [`DmaQueue`], living in mapped ring memory.
 pub type MappedRings<'a, K> = RingPair<Mapping<'a, K>, Mapping<'a, K>>;
+
+/// The `(block, block_id, resource)` triple RESOURCE_MMAP_INFO maps as the whole BAR0
+/// register file.
+///
+/// The real driver serves no such resource (it maps no UDMA registers to user space); the
+/// emulated kernel of `ndl-emu` serves one under numbers of its own in privileged mode. The
+/// caller names it, so this crate invents no resource number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RegisterResource {
+    /// Block number.
+    pub block: u32,
+    /// Block instance.
+    pub block_id: u32,
+    /// Resource within the block.
+    pub resource: u32,
+}
 
 /// A driver allocation with its mmap cookie and its DMA address.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,7 +87,7 @@ pub fn alloc_dma<K: Kernel, A: Arch>(
 
 /// One UDMA queue set up from user space, the way a runtime with register access drives it.
 ///
-/// [`DmaQueue::open`] maps the BAR0 register resource, brings engine `engine` up with khal
+/// [`DmaQueue::open`] maps the BAR0 register resource the caller names, brings engine `engine` up with khal
 /// over that mapping (engine init with the arch's error-interrupt policy, then NORMAL; this
 /// re-initialises the engine, so open the queues of one engine before traffic starts),
 /// allocates the TX and RX rings in host memory (256-byte aligned, `ring_size` descriptors,
@@ -101,6 +116,7 @@ impl<'a, K: Kernel, A: Arch> DmaQueue<'a, K, A> {
         engine: u32,
         queue: QueueId,
         ring_size: u32,
+        bar0: RegisterResource,
     ) -> Result<Self, CopyError> {
         let base = A::udma_engine_offset(engine)
             .ok()
@@ -110,8 +126,7 @@ impl<'a, K: Kernel, A: Arch> DmaQueue<'a, K, A> {
                 what: "engine",
                 value: engine.into(),
             })?;
-        let (block, block_id, res) = resource::BAR0;
-        let bar0 = dev.map_resource(block, block_id, res)?;
+        let bar0 = dev.map_resource(bar0.block, bar0.block_id, bar0.resource)?;
         // Engine init includes the arch's error-interrupt policy (faults abort the engine).
         let udma = Udma::<A, _>::init(Window::new(bar0, base), EngineParams::for_arch::<A>())?;
         udma.set_state(UdmaState::Normal)?;

@@ -7,7 +7,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use khal::regs::queue::Dir;
 use khal::udma::RingConfig;
 use khal::{Arch, Generation};
-use ndl_std::emulated::{DeviceConfig, EmulatedKernel, HOST_PHYS_BASE};
+use ndl_emu::{DeviceConfig, EmulatedKernel, HOST_PHYS_BASE};
 use ndl_std::{Errno, Kernel, Ndl};
 use neuron_emu::MemoryConfig;
 use udma_desc::QueueId;

@@ -199,8 +199,14 @@ impl<K: Kernel> CopyDevice for NdlDevice<'_, K> {
             engine: self.engine,
             queue: queue.get(),
         };
-        let q =
-            DmaQueue::<K, A>::open(handle, self.engine, queue, ring_size).map_err(at(bring_up))?;
+        let q = DmaQueue::<K, A>::open(
+            handle,
+            self.engine,
+            queue,
+            ring_size,
+            ndl_emu::resource::BAR0_RESOURCE,
+        )
+        .map_err(at(bring_up))?;
         let alloc = |location, step| {
             alloc_dma::<K, A>(handle, bytes, BUFFER_ALIGN, location)
                 .map(|buf| Owned { handle, buf })
@@ -273,7 +279,7 @@ mod tests {
     use khal_cayman::Cayman;
     use khal_mariana::Mariana;
     use khal_sunda::Sunda;
-    use ndl_std::emulated::{DeviceConfig, EmulatedKernel, Execution};
+    use ndl_emu::{DeviceConfig, EmulatedKernel, Execution};
     use neuron_emu::{Direction, RegionKind};
     use udma_desc::Barrier;
 

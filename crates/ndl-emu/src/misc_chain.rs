@@ -4,15 +4,15 @@ use core::ffi::c_int;
 
 use zerocopy::FromZeros;
 
+use ndl_std::Errno;
 #[allow(clippy::wildcard_imports)]
-use crate::ioctl_codes::*;
-use crate::ioctl_structs::{
+use ndl_std::ioctl_codes::*;
+use ndl_std::ioctl_structs::{
     CompatibleVersion, CrwlNcMap, CrwlNcMapExt, DeviceBasicInfo, DeviceBdfExt, DeviceDriverInfo,
     DmabufFd, GetLogicalToPhysicalNcMap, HostDeviceIdToRidMap, NcMapEntry, NcPidStateDump, PodCtrl,
     PodCtrlV2, PodInfo, PodStatus, PodStatusV2, Printk,
 };
-use crate::kernel::Errno;
-use crate::wrappers::{NC_MAP_MAX_ENTRIES, PRINTK_MAX};
+use ndl_std::{NC_MAP_MAX_ENTRIES, PRINTK_MAX};
 
 use super::ENOTSUPP;
 use super::state::{Call, FileKind, OpenFile, State};

@@ -4,9 +4,10 @@ use core::ffi::c_int;
 
 use zerocopy::FromZeros;
 
+use ndl_std::Errno;
 #[allow(clippy::wildcard_imports)]
-use crate::ioctl_codes::*;
-use crate::ioctl_structs::{
+use ndl_std::ioctl_codes::*;
+use ndl_std::ioctl_structs::{
     Crwl, DeviceBdf, DeviceInfo, DeviceReady, DeviceReset, DmaAckCompleted, DmaCopyDescriptors,
     DmaCopyDescriptors64, DmaDescriptorCopyout, DmaEngGetState, DmaEngInit, DmaEngSetState,
     DmaEngState, DmaQueueCopyStart, DmaQueueGetState, DmaQueueInit, DmaQueueInitBatch,
@@ -17,8 +18,7 @@ use crate::ioctl_structs::{
     NotificationsInitWithReallocV2, PowerProfile, ProgramEngineNc, ProgramEngineNc64,
     ResourceMmapInfo, Semaphore, TensorBatchOp,
 };
-use crate::kernel::Errno;
-use crate::wrappers::{DESC_SIZE, MemLocation};
+use ndl_std::{DESC_SIZE, MemLocation};
 
 use khal::regs::queue::Dir;
 use khal::udma::{RingConfig, UdmaState};

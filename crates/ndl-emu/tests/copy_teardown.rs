@@ -7,8 +7,9 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use ndl_std::copy::{CopyError, CopyOptions, copy};
-use ndl_std::emulated::{DeviceConfig, EmulatedKernel, EmulatedRegion, Execution};
+use ndl_emu::register_copy as copy;
+use ndl_emu::{DeviceConfig, EmulatedKernel, EmulatedRegion, Execution};
+use ndl_std::copy::{CopyError, CopyOptions};
 use ndl_std::ioctl_codes::{MEM_ALLOC_V2MT64, MEM_FREE};
 use ndl_std::ioctl_structs::{MemAllocV2MemType64, MemFree};
 use ndl_std::{AccessMode, Errno, Generation, Kernel, Ndl, RawFd};

@@ -1,7 +1,7 @@
-//! The emulated kernel: a model of the Neuron driver's ioctl dispatcher whose devices are
+//! `ndl-emu`: the emulated kernel, a model of the Neuron driver's ioctl dispatcher whose devices are
 //! `neuron-emu` device models.
 //!
-//! **Dispatch** is the driver's (see [`crate::ioctl_codes::route`]): an fd whose access mode
+//! **Dispatch** is the driver's (see [`ndl_std::ioctl_codes::route`]): an fd whose access mode
 //! has bit 0 set takes the free-access lane and reaches only the misc chain; other fds attach
 //! the opening process and take the device chain, where the attach-checked requests answer
 //! EACCES to a process that is not attached and unmatched requests fall through to the misc
@@ -26,7 +26,7 @@
 //!
 //! ```
 //! use khal::Generation;
-//! use ndl_std::emulated::EmulatedKernel;
+//! use ndl_emu::EmulatedKernel;
 //! use ndl_std::{AccessMode, Kernel, ioctl_codes::COMPATIBLE_VERSION};
 //! use std::path::Path;
 //!
@@ -63,9 +63,27 @@ pub use region::EmulatedRegion;
 use khal::Generation;
 use neuron_emu::{BackgroundEngine, Device, ExecMode};
 
-use crate::ioctl_codes::{self, Chain, Command, Match};
-use crate::kernel::{AccessMode, Errno, Kernel, RawFd};
+use ndl_std::ioctl_codes::{self, Chain, Command, Match};
+use ndl_std::{AccessMode, Errno, Kernel, RawFd};
 use state::{DeviceState, FileKind, MapRec, OpenFile, State};
+
+/// The arch types the emulated kernel builds device models of (khal's one dispatch point
+/// turns a device's generation into one of them): V2 SUNDA, V3 CAYMAN, V4 MARIANA.
+pub type Arches = (
+    khal_sunda::Sunda,
+    khal_cayman::Cayman,
+    khal_mariana::Mariana,
+);
+
+/// `ndl-std`'s register-level copy over this kernel's arch set and its BAR0 resource
+/// ([`resource::BAR0_RESOURCE`]).
+pub fn register_copy<K: Kernel>(
+    dev: &ndl_std::DeviceHandle<'_, K>,
+    data: &[u8],
+    options: &ndl_std::copy::CopyOptions,
+) -> Result<ndl_std::copy::CopyReport, ndl_std::copy::CopyError> {
+    ndl_std::copy::copy::<Arches, K>(dev, data, options, resource::BAR0_RESOURCE)
+}
 
 /// errno the driver's `-ENOTSUPP` reaches user space as (a kernel-internal value, 524).
 pub const ENOTSUPP: Errno = Errno::from_raw_os_error(524);

@@ -9,8 +9,8 @@ use neuron_emu::{AllocError, Device, RegionKind};
 
 use super::arch::Facts;
 use super::config::DeviceConfig;
-use crate::kernel::{AccessMode, Errno, RawFd};
-use crate::wrappers::MemLocation;
+use ndl_std::MemLocation;
+use ndl_std::{AccessMode, Errno, RawFd};
 
 /// Processes that can attach to one device.
 pub(crate) const MAX_ATTACHED: usize = 8;
@@ -362,7 +362,7 @@ pub(crate) struct State {
 impl State {
     pub(crate) fn new(devices: Vec<DeviceState>) -> Self {
         Self {
-            root: std::path::PathBuf::from(crate::DEFAULT_ROOT),
+            root: std::path::PathBuf::from(ndl_std::DEFAULT_ROOT),
             devices,
             files: HashMap::new(),
             next_fd: FIRST_FD,

@@ -13,7 +13,7 @@
 //! ```
 //! use khal::Arch;
 //! use mmio::Mmio;
-//! use ndl_std::emulated::{EmulatedKernel, resource};
+//! use ndl_emu::{EmulatedKernel, resource};
 //! use ndl_std::Ndl;
 //!
 //! let ndl = Ndl::with_kernel(EmulatedKernel::new(khal::Generation::V2, 1)?);
@@ -36,6 +36,13 @@ pub const BLOCK_UDMA: u32 = 0x4e01;
 
 /// `(block, block_id, resource)` of the whole BAR0 register file.
 pub const BAR0: (u32, u32, u32) = (BLOCK_BAR0, 0, 0);
+
+/// [`BAR0`] as the register-level copy of `ndl-std` takes it.
+pub const BAR0_RESOURCE: ndl_std::copy::RegisterResource = ndl_std::copy::RegisterResource {
+    block: BLOCK_BAR0,
+    block_id: 0,
+    resource: 0,
+};
 
 /// `(block, block_id, resource)` of engine `engine`'s UDMA register window.
 pub const fn udma_unit(engine: u32) -> (u32, u32, u32) {

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use khal::Arch;
 use khal_cayman::Cayman;
 use mmio::Mmio;
-use ndl_std::emulated::{DeviceConfig, ENOTSUPP, EmulatedKernel, resource};
+use ndl_emu::{DeviceConfig, ENOTSUPP, EmulatedKernel, resource};
 use ndl_std::ioctl_codes::{self, Dir};
 use ndl_std::ioctl_structs::{DmaQueueInit, NotificationsInitV2, NotificationsInitWithReallocV2};
 use ndl_std::{

@@ -11,7 +11,7 @@ use neuron_emu::{Device, MapError, MemoryConfig};
 use udma_desc::{Doorbell, QueueId};
 
 use crate::Arches;
-use crate::kernel::Errno;
+use ndl_std::Errno;
 
 /// The arch facts the kernel's handlers need, copied from the arch type at probe.
 #[derive(Clone, Copy, Debug)]

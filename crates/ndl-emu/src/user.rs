@@ -1,14 +1,14 @@
 //! `copy_from_user` / `copy_to_user` of the model.
 //!
 //! The model runs in the caller's address space, so "user memory" is ordinary memory; the
-//! [`crate::Kernel::ioctl`] contract makes the caller vouch for every address it passes.
+//! [`ndl_std::Kernel::ioctl`] contract makes the caller vouch for every address it passes.
 //! Null addresses fail with EFAULT, like a faulting copy.
 
 use core::ffi::c_void;
 
 use zerocopy::{FromBytes, Immutable, IntoBytes};
 
-use crate::kernel::Errno;
+use ndl_std::Errno;
 
 /// Reads a `T` from the argument address (the driver's whole-struct copy-in).
 ///

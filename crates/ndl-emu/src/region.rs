@@ -7,9 +7,9 @@ use neuron_emu::Device;
 
 use super::Inner;
 use super::state::Backing;
-use crate::kernel::{Errno, MappedRegion};
+use ndl_std::{Errno, MappedRegion};
 
-/// What [`EmulatedKernel::mmap`](crate::Kernel::mmap) hands out: `len` bytes of the device
+/// What [`EmulatedKernel::mmap`](ndl_std::Kernel::mmap) hands out: `len` bytes of the device
 /// model from a BAR0 offset (registers) or a DMA address (memory).
 ///
 /// Every access goes through the model's lock, so a register write reaches the engine as it

@@ -11,8 +11,10 @@ use khal::regs::QueueReg;
 use khal::regs::queue::{Dir, RingPtr};
 use khal::udma::UdmaState;
 use mmio::Mmio;
-use ndl_std::copy::{CopyError, CopyOptions, DmaQueue, alloc_dma, copy, copy_on, verify};
-use ndl_std::emulated::{DeviceConfig, EmulatedKernel, Execution};
+use ndl_emu::register_copy as copy;
+use ndl_emu::resource::BAR0_RESOURCE;
+use ndl_emu::{DeviceConfig, EmulatedKernel, Execution};
+use ndl_std::copy::{CopyError, CopyOptions, DmaQueue, alloc_dma, copy_on, verify};
 use ndl_std::{Generation, MemLocation, Ndl};
 use neuron_emu::{Direction, EngineState, Fault};
 use udma_desc::{DescStore, QueueId, RingId};
@@ -82,7 +84,7 @@ fn copies_through_mapped_rings<A: Arch>() {
             dst,
             ..options
         };
-        copy_on::<_, A>(&dev, &data[..70_000], &o).unwrap();
+        copy_on::<_, A>(&dev, &data[..70_000], &o, BAR0_RESOURCE).unwrap();
     }
     let used: u64 = model.with_memory(|m| m.regions().iter().map(|r| r.allocated_bytes()).sum());
     assert_eq!(used, 0, "rings and buffers freed");
@@ -105,7 +107,8 @@ fn copies_step_by_step_in_manual_mode<A: Arch>() {
     let ndl = Ndl::with_kernel(kernel(A::GENERATION, Execution::Manual));
     let dev = ndl.open_device(0).unwrap();
     let model = ndl.kernel().device(0).unwrap();
-    let mut q = DmaQueue::<_, A>::open(&dev, 1, QueueId::new(7).unwrap(), 64).unwrap();
+    let mut q =
+        DmaQueue::<_, A>::open(&dev, 1, QueueId::new(7).unwrap(), 64, BAR0_RESOURCE).unwrap();
     let data = pattern(200_000, 4);
     let src = alloc_dma::<_, A>(&dev, 200_000, 64, MemLocation::Host).unwrap();
     let hbm = MemLocation::Device {
@@ -148,7 +151,8 @@ fn wrong_ring_id_aborts_the_engine<A: Arch>() {
     let ndl = Ndl::with_kernel(kernel(A::GENERATION, Execution::OnDoorbell));
     let dev = ndl.open_device(0).unwrap();
     let model = ndl.kernel().device(0).unwrap();
-    let mut q = DmaQueue::<_, A>::open(&dev, 4, QueueId::new(2).unwrap(), 32).unwrap();
+    let mut q =
+        DmaQueue::<_, A>::open(&dev, 4, QueueId::new(2).unwrap(), 32, BAR0_RESOURCE).unwrap();
     let src = alloc_dma::<_, A>(&dev, 4096, 64, MemLocation::Host).unwrap();
     let dst = alloc_dma::<_, A>(&dev, 4096, 64, MemLocation::Host).unwrap();
     dev.mem_buf_copy_to(src.mem, 0, &[0xAB; 4096]).unwrap();
@@ -249,8 +253,14 @@ fn refusals_are_typed() {
     ));
     // A range running past the top of the address space is refused, nothing written.
     {
-        let mut q = DmaQueue::<_, khal_cayman::Cayman>::open(&dev, 0, QueueId::new(2).unwrap(), 64)
-            .unwrap();
+        let mut q = DmaQueue::<_, khal_cayman::Cayman>::open(
+            &dev,
+            0,
+            QueueId::new(2).unwrap(),
+            64,
+            BAR0_RESOURCE,
+        )
+        .unwrap();
         let top = u64::MAX - 0xfff;
         assert_eq!(
             q.prepare(top, 0x1000, 0x1001),
