@@ -2,7 +2,7 @@
 
 use core::ffi::c_int;
 
-use zerocopy::FromZeros;
+use zerocopy::{FromBytes, FromZeros};
 
 use ndl_std::Errno;
 #[allow(clippy::wildcard_imports)]
@@ -185,16 +185,11 @@ pub(super) unsafe fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> 
         if c == DMA_QUEUE_INIT_BATCH.code() {
             // The driver copies the whole 12 KiB struct; a failed copy-in answers EACCES.
             let a: Box<DmaQueueInitBatch> = {
-                if arg.is_null() {
-                    return Err(Errno::ACCESS);
-                }
-                let mut b = Box::new(DmaQueueInitBatch::new_zeroed());
-                core::ptr::copy_nonoverlapping(
-                    arg.cast::<u8>(),
-                    zerocopy::IntoBytes::as_mut_bytes(&mut *b).as_mut_ptr(),
-                    size_of::<DmaQueueInitBatch>(),
-                );
-                b
+                let bytes = read_user(arg as usize as u64, size_of::<DmaQueueInitBatch>())
+                    .map_err(|_| Errno::ACCESS)?;
+                DmaQueueInitBatch::read_from_bytes(&bytes)
+                    .map(Box::new)
+                    .map_err(|_| Errno::ACCESS)?
             };
             if a.count >= 256 {
                 return Err(Errno::INVAL);

@@ -59,6 +59,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 pub use config::{BuildError, DeviceConfig, Execution, HOST_PHYS_BASE};
 pub use region::EmulatedRegion;
+pub use user::UserAccess;
 
 use khal::Generation;
 use neuron_emu::{BackgroundEngine, Device, ExecMode};
@@ -252,6 +253,68 @@ impl EmulatedKernel {
         out
     }
 
+    /// ioctl `request` on `fd`, served for process `tgid` whose memory is `memory`: `arg`
+    /// and every user address inside the argument struct are addresses there (the FUSE
+    /// server's entry: the caller is another process).
+    pub fn ioctl_for(
+        &self,
+        fd: RawFd,
+        request: u32,
+        arg: u64,
+        memory: Box<dyn UserAccess>,
+        tgid: u32,
+    ) -> Result<c_int, Errno> {
+        let arg = usize::try_from(arg).map_err(|_| Errno::FAULT)? as *mut c_void;
+        user::scoped(memory, || {
+            Self::as_process(tgid, || {
+                // SAFETY: with a `UserAccess` in scope every copy from or to user memory,
+                // of the argument struct and of the addresses inside it, goes through it,
+                // which checks the addresses itself; none is dereferenced here.
+                unsafe { self.dispatch(fd, request, arg) }
+            })
+        })
+    }
+
+    /// The driver's ioctl entry with the request known at run time.
+    ///
+    /// # Safety
+    /// As [`Kernel::ioctl`] for `code`.
+    unsafe fn dispatch(&self, fd: RawFd, code: u32, arg: *mut c_void) -> Result<c_int, Errno> {
+        let mut st = self.lock();
+        let file = *st.files.get(&fd).ok_or(Errno::BADF)?;
+        let FileKind::Node { mode } = file.kind else {
+            return Err(Errno::NOTTY);
+        };
+        let route = ioctl_codes::route(code, mode.is_free_access()).ok_or(Errno::INVAL)?;
+        if route.attach_check
+            && !st
+                .device(file.device)
+                .is_some_and(|d| d.is_attached(current_tgid()))
+        {
+            return Err(Errno::ACCESS);
+        }
+        if st.retired.contains(&code) {
+            // An older driver: an exact cmd it lacks falls through to misc, which rejects
+            // it; an unknown size in an nr family is rejected by the family's handler.
+            return Err(Errno::INVAL);
+        }
+        let call = state::Call {
+            device: file.device,
+            code,
+            arg,
+            tgid: current_tgid(),
+        };
+        // SAFETY: the caller's `Kernel::ioctl` contract covers `arg` and its user addresses.
+        unsafe {
+            match (route.chain, route.by) {
+                (Chain::Device, Match::Exact) => device_chain::exact(&mut st, &call),
+                (Chain::Device, Match::Nr) => device_chain::by_nr(&mut st, &call),
+                (Chain::Misc, Match::Exact) => misc_chain::exact(&mut st, &call),
+                (Chain::Misc, Match::Nr) => misc_chain::by_nr(&mut st, &call),
+            }
+        }
+    }
+
     fn device_of(root: &Path, path: &Path) -> Option<u32> {
         if path.parent()? != root {
             return None;
@@ -288,39 +351,8 @@ impl Kernel for EmulatedKernel {
     }
 
     unsafe fn ioctl<const REQ: u32>(&self, fd: RawFd, arg: *mut c_void) -> Result<c_int, Errno> {
-        let mut st = self.lock();
-        let file = *st.files.get(&fd).ok_or(Errno::BADF)?;
-        let FileKind::Node { mode } = file.kind else {
-            return Err(Errno::NOTTY);
-        };
-        let route = ioctl_codes::route(REQ, mode.is_free_access()).ok_or(Errno::INVAL)?;
-        if route.attach_check
-            && !st
-                .device(file.device)
-                .is_some_and(|d| d.is_attached(current_tgid()))
-        {
-            return Err(Errno::ACCESS);
-        }
-        if st.retired.contains(&REQ) {
-            // An older driver: an exact cmd it lacks falls through to misc, which rejects
-            // it; an unknown size in an nr family is rejected by the family's handler.
-            return Err(Errno::INVAL);
-        }
-        let call = state::Call {
-            device: file.device,
-            code: REQ,
-            arg,
-            tgid: current_tgid(),
-        };
         // SAFETY: the caller's `Kernel::ioctl` contract covers `arg` and its user addresses.
-        unsafe {
-            match (route.chain, route.by) {
-                (Chain::Device, Match::Exact) => device_chain::exact(&mut st, &call),
-                (Chain::Device, Match::Nr) => device_chain::by_nr(&mut st, &call),
-                (Chain::Misc, Match::Exact) => misc_chain::exact(&mut st, &call),
-                (Chain::Misc, Match::Nr) => misc_chain::by_nr(&mut st, &call),
-            }
-        }
+        unsafe { self.dispatch(fd, REQ, arg) }
     }
 
     unsafe fn mmap(&self, fd: RawFd, len: usize, offset: u64) -> Result<EmulatedRegion, Errno> {

@@ -56,7 +56,7 @@
 //! In a test, [`Server::start`] mounts and serves on a temporary directory, and stopping or
 //! dropping the [`Server`] unmounts it:
 //!
-//! ```ignore
+//! ```no_run
 //! use ndl_fuse::{EmulatedBackend, Server};
 //! use ndl_std::{Generation, Ndl};
 //!
@@ -74,6 +74,7 @@
 pub mod abi;
 mod backend;
 mod caller;
+mod emulated_backend;
 mod error;
 mod mount;
 mod process_memory;
@@ -83,6 +84,7 @@ mod termination;
 
 pub use backend::{Backend, Caller};
 pub use caller::tgid_of;
+pub use emulated_backend::EmulatedBackend;
 pub use error::Error;
 pub use mount::{FUSE_DEVICE, Mount};
 pub use process_memory::ProcessMemory;

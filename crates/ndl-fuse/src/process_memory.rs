@@ -87,6 +87,15 @@ impl ProcessMemory {
     }
 }
 
+impl ndl_emu::UserAccess for ProcessMemory {
+    fn read(&self, addr: u64, dst: &mut [u8]) -> Result<(), Errno> {
+        ProcessMemory::read(self, addr, dst)
+    }
+    fn write(&self, addr: u64, src: &[u8]) -> Result<(), Errno> {
+        ProcessMemory::write(self, addr, src)
+    }
+}
+
 #[derive(Clone, Copy)]
 enum Direction {
     Read,
