@@ -8,7 +8,7 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use khal::Generation;
-use ndl_emu::EmulatedKernel;
+use ndl_emu::{DeviceConfig, EmulatedKernel};
 use ndl_fuse::{EmulatedBackend, Server};
 use rustix::io::Errno;
 
@@ -21,7 +21,25 @@ pub fn serve(
     generation: Generation,
     devices: u32,
 ) -> Option<(tempfile::TempDir, Server<EmulatedBackend>)> {
-    let kernel = EmulatedKernel::new(generation, devices).unwrap();
+    serve_kernel(EmulatedKernel::new(generation, devices).unwrap(), devices)
+}
+
+/// As [`serve`] with `memory` bytes per HBM channel and of host memory (room for the
+/// 64 MiB copies).
+pub fn serve_big(
+    generation: Generation,
+    memory: u64,
+) -> Option<(tempfile::TempDir, Server<EmulatedBackend>)> {
+    let mut config = DeviceConfig::numbered(generation, 0);
+    config.memory.hbm_bytes_per_channel = memory;
+    config.memory.host_bytes = memory;
+    serve_kernel(EmulatedKernel::with_devices(vec![config]).unwrap(), 1)
+}
+
+fn serve_kernel(
+    kernel: EmulatedKernel,
+    devices: u32,
+) -> Option<(tempfile::TempDir, Server<EmulatedBackend>)> {
     let dir = tempfile::tempdir().unwrap();
     match Server::start(dir.path(), EmulatedBackend::new(kernel, devices)) {
         Ok(s) => Some((dir, s)),
