@@ -69,8 +69,6 @@ pub(crate) enum EngineOp {
     State,
     /// Programs one direction of a queue with a ring (khal queue init).
     InitQueue(Dir, QueueId, RingConfig),
-    /// Pauses and resets one direction of a queue.
-    ResetQueue(Dir, QueueId),
     /// Rings the RX then the TX doorbell (a zero count rings nothing).
     Doorbell(QueueId, u32, u32),
     /// Head and tail pointer registers of one direction of a queue.
@@ -120,10 +118,6 @@ impl ArchVisitor for Run<'_> {
             },
             EngineOp::InitQueue(dir, q, ring) => {
                 udma.init_queue_dir(dir, q, ring)?;
-                EngineAnswer::Done
-            }
-            EngineOp::ResetQueue(dir, q) => {
-                udma.reset_queue(dir, q)?;
                 EngineAnswer::Done
             }
             EngineOp::Doorbell(q, tx, rx) => {

@@ -49,6 +49,12 @@ pub struct DeviceConfig {
     pub memory: MemoryConfig,
     /// How doorbells are executed.
     pub execution: Execution,
+    /// Stands for CAP_SYS_RAWIO of the calling process; off by default. A privileged kernel
+    /// maps raw device memory at offsets that are neither a chunk nor a special resource
+    /// (the driver's root path) and serves the **emulator-only** register windows of
+    /// [`resource`](super::resource) (BAR0 and per-engine UDMA), which no real driver
+    /// serves; they exist for the register-level copy and privileged tooling on the model.
+    pub privileged: bool,
 }
 
 impl DeviceConfig {
@@ -75,7 +81,14 @@ impl DeviceConfig {
                 host_phys_base: HOST_PHYS_BASE,
             },
             execution: Execution::OnDoorbell,
+            privileged: false,
         }
+    }
+
+    /// The same device with the privileged option (see [`DeviceConfig::privileged`]).
+    pub fn with_privileged(mut self, privileged: bool) -> Self {
+        self.privileged = privileged;
+        self
     }
 
     /// The same device executing doorbells as `execution` says.

@@ -5,20 +5,21 @@ use core::ffi::c_int;
 use zerocopy::{FromBytes, FromZeros};
 
 use ndl_std::Errno;
+use ndl_std::MemLocation;
 #[allow(clippy::wildcard_imports)]
 use ndl_std::ioctl_codes::*;
 use ndl_std::ioctl_structs::{
-    Crwl, DeviceBdf, DeviceInfo, DeviceReady, DeviceReset, DmaAckCompleted, DmaCopyDescriptors,
-    DmaCopyDescriptors64, DmaDescriptorCopyout, DmaEngGetState, DmaEngInit, DmaEngSetState,
-    DmaEngState, DmaQueueCopyStart, DmaQueueGetState, DmaQueueInit, DmaQueueInitBatch,
-    DmaQueueRelease, DmaQueueState, Event, HbmScrubStart, HbmScrubWait, HostDeviceId, MemAlloc,
-    MemAllocV2, MemAllocV2MemType, MemAllocV2MemType64, MemBufCopy, MemBufCopy64, MemBufCopy64zc,
-    MemBufCopy64zcBatches, MemCopy, MemCopy64, MemFree, MemGetExtendedInfo, MemGetMcMmapInfo,
-    MemGetMcMmapInfoV2, MemcpyBatch, Memset, Memset64, NotificationsInitV2,
-    NotificationsInitWithReallocV2, PowerProfile, ProgramEngineNc, ProgramEngineNc64,
-    ResourceMmapInfo, Semaphore, TensorBatchOp,
+    BarRw, Crwl, DeviceBdf, DeviceInfo, DeviceReady, DeviceReset, DmaAckCompleted,
+    DmaCopyDescriptors, DmaCopyDescriptors64, DmaDescriptorCopyout, DmaEngGetState, DmaEngInit,
+    DmaEngSetState, DmaEngState, DmaQueueCopyStart, DmaQueueGetState, DmaQueueInit,
+    DmaQueueInitBatch, DmaQueueRelease, DmaQueueState, Event, H2tDmaAllocQueues, H2tDmaFreeQueues,
+    HbmScrubStart, HbmScrubWait, HostDeviceId, MemAlloc, MemAllocV2, MemAllocV2MemType,
+    MemAllocV2MemType64, MemBufCopy, MemBufCopy64, MemBufCopy64zc, MemBufCopy64zcBatches, MemCopy,
+    MemCopy64, MemFree, MemGetExtendedInfo, MemGetMcMmapInfo, MemGetMcMmapInfoV2, MemcpyBatch,
+    Memset, Memset64, NotificationsInitV2, NotificationsInitWithReallocV2, PowerProfile,
+    ProgramEngineNc, ProgramEngineNc64, ResourceMmapInfo, Semaphore, TensorBatchOp,
 };
-use ndl_std::{DESC_SIZE, MemLocation};
+use udma_desc::DESC_BYTES as DESC_SIZE;
 
 use khal::regs::queue::Dir;
 use khal::udma::{RingConfig, UdmaState};
@@ -26,6 +27,11 @@ use neuron_emu::RegionKind;
 use udma_desc::{QUEUES_PER_ENGINE, QueueId};
 
 use super::ENOTSUPP;
+use super::state::ObjectKind;
+use udma_desc::{RING_MAX_SIZE, RING_MIN_SIZE, RING_SIZE_MULTIPLE};
+
+/// Engine ids the DMA ioctls accept on every arch (`reference/dma-path.md` step 1).
+const MAX_ENG_ID: u32 = 132;
 use super::arch::{EngineAnswer, EngineOp};
 use super::resource;
 use super::state::{Backing, Call, DeviceState, Object, QueueRec, RingRec, State};
@@ -101,8 +107,29 @@ pub(super) unsafe fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> 
                     .sum()
             });
             info.bar_size = [d.bar0_size, hbm];
-            info.bar_address = [0xC000_0000 + u64::from(call.device) * 0x1_0000_0000, 0];
+            info.bar_address = [super::bar_rw::bar0_kva(call.device), 0];
             write_arg(arg, &info)?;
+            return Ok(0);
+        }
+        if c == BAR_READ.code() {
+            let a: BarRw = read_arg(arg)?;
+            super::bar_rw::bar_read(dev(st, call)?, call.device, &a)?;
+            return Ok(0);
+        }
+        if c == BAR_WRITE.code() {
+            let a: BarRw = read_arg(arg)?;
+            super::bar_rw::bar_write(dev(st, call)?, call.device, &a)?;
+            return Ok(0);
+        }
+        if c == H2T_DMA_ALLOC_QUEUES.code() {
+            let mut a: H2tDmaAllocQueues = read_arg(arg)?;
+            super::h2t::alloc(dev(st, call)?, &mut a, tgid)?;
+            write_arg(arg, &a)?;
+            return Ok(0);
+        }
+        if c == H2T_DMA_FREE_QUEUES.code() {
+            let a: H2tDmaFreeQueues = read_arg(arg)?;
+            super::h2t::free(dev(st, call)?, &a)?;
             return Ok(0);
         }
         if c == DEVICE_BDF.code() {
@@ -132,13 +159,16 @@ pub(super) unsafe fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> 
         }
         if c == MEM_GET_EXTENDED_INFO.code() {
             let mut a: MemGetExtendedInfo = read_arg(arg)?;
+            let d_window = dev(st, call)?.facts.scalars.pci_host_base;
             let Ok(m) = dev(st, call)?.mem(a.mem_handle) else {
                 // The driver returns +EINVAL here, not -EINVAL.
                 return Ok(Errno::INVAL.raw_os_error());
             };
             a.host_memory = u32::from(m.host());
             a.mmap_offset = m.cookie;
-            a.pa = m.pa;
+            // Host chunks: the coherent-DMA address with the arch's host window OR-ed in
+            // (what descriptors carry), as the 2.26.5.0 driver reports it.
+            a.pa = if m.host() { m.pa | d_window } else { m.pa };
             a.pid = u64::from(m.pid);
             a.size = m.size;
             write_arg(arg, &a)?;
@@ -201,46 +231,43 @@ pub(super) unsafe fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> 
             return Ok(0);
         }
         if c == DMA_QUEUE_RELEASE.code() {
-            let a: DmaQueueRelease = read_arg(arg)?;
-            let d = dev(st, call)?;
-            let q = d.queues.remove(&(a.eng_id, a.qid)).ok_or(Errno::INVAL)?;
-            let qid = queue_id(a.qid)?;
-            for (dir, ring) in [(Dir::Tx, q.tx), (Dir::Rx, q.rx)] {
-                if ring.is_some() {
-                    engine(d, a.eng_id, EngineOp::ResetQueue(dir, qid))?;
-                }
-            }
+            // The driver only traces the call: the queue stays programmed until it is
+            // initialised again or the process exits.
+            let _: DmaQueueRelease = read_arg(arg)?;
             return Ok(0);
         }
         if c == DMA_QUEUE_COPY_START.code() {
             let a: DmaQueueCopyStart = read_arg(arg)?;
             let d = dev(st, call)?;
-            let q = *d.queues.get(&(a.eng_id, a.qid)).ok_or(Errno::INVAL)?;
-            let fits = |ring: Option<RingRec>, count: u32| {
-                count == 0 || ring.is_some_and(|r| count < r.size)
-            };
-            if !fits(q.tx, a.tx_desc_count) || !fits(q.rx, a.rx_desc_count) {
+            if a.eng_id >= MAX_ENG_ID {
                 return Err(Errno::INVAL);
             }
-            let op = EngineOp::Doorbell(queue_id(a.qid)?, a.tx_desc_count, a.rx_desc_count);
+            let qid = QueueId::new(a.qid).map_err(|_| Errno::PERM)?;
+            let q = *d.queues.get(&(a.eng_id, a.qid)).ok_or(Errno::INVAL)?;
+            // Neither count above its ring's size; an RX count of 0 is refused (2.26.5.0).
+            let fits = |ring: Option<RingRec>, count: u32| {
+                count == 0 || ring.is_some_and(|r| count <= r.size)
+            };
+            if a.rx_desc_count == 0 || !fits(q.tx, a.tx_desc_count) || !fits(q.rx, a.rx_desc_count)
+            {
+                return Err(Errno::PERM);
+            }
+            let op = EngineOp::Doorbell(qid, a.tx_desc_count, a.rx_desc_count);
             engine(d, a.eng_id, op)?;
             return Ok(0);
         }
         if c == DMA_ACK_COMPLETED.code() {
             let a: DmaAckCompleted = read_arg(arg)?;
             let d = dev(st, call)?;
+            if a.eng_id >= MAX_ENG_ID || a.qid >= u32::from(QUEUES_PER_ENGINE) {
+                return Err(Errno::INVAL);
+            }
             let q = *d.queues.get(&(a.eng_id, a.qid)).ok_or(Errno::INVAL)?;
-            let (dir, ring) = completion_ring(&q)?;
-            let EngineAnswer::Pointers { head, .. } =
-                engine(d, a.eng_id, EngineOp::Pointers(dir, queue_id(a.qid)?))?
-            else {
-                return Err(Errno::INVAL);
-            };
-            // Completed and not yet acknowledged: from the software index to the engine's
-            // head, modulo the ring.
-            let pending = head.offset().wrapping_sub(q.acked) & (ring.size - 1);
-            if a.count > pending {
-                return Err(Errno::INVAL);
+            let (_, ring) = completion_ring(&q)?;
+            // Software bookkeeping only (no register is written); a ring whose size is not
+            // a power of two is refused (2.26.5.0).
+            if !ring.size.is_power_of_two() {
+                return Err(Errno::PERM);
             }
             if let Some(q) = d.queues.get_mut(&(a.eng_id, a.qid)) {
                 q.acked = q.acked.wrapping_add(a.count) & (ring.size - 1);
@@ -436,6 +463,16 @@ pub(super) unsafe fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> 
             let mut a: ResourceMmapInfo = read_arg(arg)?;
             let d = dev(st, call)?;
             let key = (a.block, a.block_id, a.resource);
+            // The arch's special-resource table first, as the driver answers it; mmap
+            // serves the entry for exactly this (offset, size).
+            if let Some(sp) =
+                super::mmap_special::lookup(d.facts.generation, a.block, a.block_id, a.resource)
+            {
+                a.offset = sp.offset;
+                a.size = sp.size;
+                write_arg(arg, &a)?;
+                return Ok(0);
+            }
             let object = resource_object(d, key)?;
             let cookie = match d.resources.get(&key) {
                 Some(c) => *c,
@@ -531,12 +568,17 @@ fn location(host_memory: u32, dram_channel: u32, dram_region: u32) -> MemLocatio
     }
 }
 
-/// What a resource key maps (see [`resource`]); EINVAL for anything else.
+/// What an emulator-only resource key maps (see [`resource`]): served by a privileged
+/// kernel only; EINVAL for anything else, as for a key the driver's table lacks.
 fn resource_object(d: &DeviceState, key: (u32, u32, u32)) -> Result<Object, Errno> {
+    if !d.config.privileged {
+        return Err(Errno::INVAL);
+    }
     match key {
         (resource::BLOCK_BAR0, 0, 0) => Ok(Object {
             backing: Backing::Registers { base: 0 },
             len: d.bar0_size,
+            kind: ObjectKind::EmulatorRegisters,
         }),
         (resource::BLOCK_UDMA, engine, 0) => {
             let base = usize::try_from(engine)
@@ -546,6 +588,7 @@ fn resource_object(d: &DeviceState, key: (u32, u32, u32)) -> Result<Object, Errn
             Ok(Object {
                 backing: Backing::Registers { base },
                 len: khal::regs::unit::UNIT_SIZE as u64,
+                kind: ObjectKind::EmulatorRegisters,
             })
         }
         _ => Err(Errno::INVAL),
@@ -563,11 +606,16 @@ fn completion_ring(q: &QueueRec) -> Result<(Dir, RingRec), Errno> {
 /// One direction of DMA_QUEUE_INIT: no ring (count 0 and handle 0), or a ring of `count`
 /// descriptors in the handle's memory.
 fn ring_of(d: &DeviceState, handle: u64, count: u32) -> Result<Option<RingRec>, Errno> {
-    if count == 0 && handle == 0 {
+    // A handle of 0, or one that does not resolve, is "no ring" to the driver.
+    let Ok(m) = d.mem(handle) else {
         return Ok(None);
+    };
+    // Entry count a multiple of 16 (-1), then 32..=2^24-16 (EINVAL). The chunk size is not
+    // checked against the count (the driver's check is commented out).
+    if count % RING_SIZE_MULTIPLE != 0 {
+        return Err(Errno::PERM);
     }
-    let m = d.mem(handle)?;
-    if u64::from(count) * DESC_SIZE as u64 > m.size {
+    if !(RING_MIN_SIZE..=RING_MAX_SIZE).contains(&count) {
         return Err(Errno::INVAL);
     }
     Ok(Some(RingRec {
@@ -577,14 +625,22 @@ fn ring_of(d: &DeviceState, handle: u64, count: u32) -> Result<Option<RingRec>, 
 }
 
 fn queue_init(d: &mut DeviceState, a: &DmaQueueInit) -> Result<(), Errno> {
+    if a.eng_id >= MAX_ENG_ID {
+        return Err(Errno::INVAL);
+    }
     let qid = queue_id(a.qid)?;
+    // An engine the driver has not initialised reports 0 queues: EINVAL.
     if a.eng_id >= d.engine_count() {
         return Err(Errno::INVAL);
     }
+    if super::h2t::driver_owned(d, a.eng_id, a.qid) {
+        return Err(Errno::ALREADY);
+    }
     let tx = ring_of(d, a.tx_handle, a.tx_desc_count)?;
     let rx = ring_of(d, a.rx_handle, a.rx_desc_count)?;
-    if a.rxc_handle != 0 {
-        d.mem(a.rxc_handle)?;
+    // No completion ring for a user queue: a valid handle fails the init with -1.
+    if a.rxc_handle != 0 && d.mem(a.rxc_handle).is_ok() {
+        return Err(Errno::PERM);
     }
     // Both rings are checked (khal validates base alignment and size) before either is
     // programmed.
@@ -697,6 +753,10 @@ fn alloc_with(
     tgid: u32,
     out: u64,
 ) -> Result<(), Errno> {
+    // Host memory takes no alignment (EINVAL); device memory honours it.
+    if at == MemLocation::Host && align != 0 {
+        return Err(Errno::INVAL);
+    }
     let h = d.alloc(size, align, at, tgid)?;
     // SAFETY: `out` is the struct's `mem_handle` output address, vouched for by the caller.
     if let Err(e) = unsafe { write_user(out, &h.to_ne_bytes()) } {
@@ -717,7 +777,12 @@ fn program(
     d.check_nc(nc_id)?;
     let at = dst.checked_add(offset).ok_or(Errno::INVAL)?;
     let (_, m) = d.by_pa(at)?;
-    let at = m.span(at - m.pa, size)?;
+    let bare = if m.host() {
+        at & !d.facts.scalars.pci_host_base
+    } else {
+        at
+    };
+    let at = m.span(bare - m.pa, size)?;
     // SAFETY: `buffer` is the command's input buffer of `size` bytes, vouched for by the caller.
     let bytes = unsafe { read_user(buffer, len(size)?) }?;
     d.write(at, &bytes)
@@ -891,11 +956,30 @@ unsafe fn copy_descs(
     num: u32,
 ) -> Result<(), Errno> {
     if queue_type > 1 {
-        return Err(Errno::INVAL);
+        return Err(Errno::PERM);
     }
     let n = num as usize * DESC_SIZE;
     let at = d.mem(handle)?.span(offset, n as u64)?;
     // SAFETY: forwarded.
     let bytes = unsafe { read_user(buffer, n) }?;
+    // TX descriptors carry the source, RX the destination at bytes 8-15: an address in the
+    // host window must start inside a host chunk (of this device, here), else EINVAL;
+    // device addresses are not checked.
+    let window = d.facts.scalars.pci_host_base;
+    for desc in bytes.chunks_exact(DESC_SIZE) {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(desc.get(8..16).ok_or(Errno::INVAL)?);
+        let addr = u64::from_le_bytes(w);
+        if addr & window != 0 {
+            let bare = addr & !window;
+            let inside = d
+                .allocs
+                .values()
+                .any(|m| m.host() && bare >= m.pa && bare - m.pa < m.size);
+            if !inside {
+                return Err(Errno::INVAL);
+            }
+        }
+    }
     d.write(at, &bytes)
 }

@@ -44,9 +44,13 @@
 //! ```
 
 mod arch;
+pub mod bar0_block;
+mod bar_rw;
 mod config;
 mod device_chain;
+mod h2t;
 mod misc_chain;
+pub mod mmap_special;
 mod region;
 pub mod resource;
 mod state;
@@ -66,7 +70,7 @@ use neuron_emu::{BackgroundEngine, Device, ExecMode};
 
 use ndl_std::ioctl_codes::{self, Chain, Command, Match};
 use ndl_std::{AccessMode, Errno, Kernel, RawFd};
-use state::{DeviceState, FileKind, MapRec, OpenFile, State};
+use state::{Backing, DeviceState, FileKind, MapRec, Object, ObjectKind, OpenFile, State};
 
 /// The arch types the emulated kernel builds device models of (khal's one dispatch point
 /// turns a device's generation into one of them): V2 SUNDA, V3 CAYMAN, V4 MARIANA.
@@ -76,14 +80,23 @@ pub type Arches = (
     khal_mariana::Mariana,
 );
 
-/// `ndl-std`'s register-level copy over this kernel's arch set and its BAR0 resource
-/// ([`resource::BAR0_RESOURCE`]).
-pub fn register_copy<K: Kernel>(
+/// `ndl-std`'s driver-style copy (the default path) over this kernel's arch set.
+pub fn driver_copy<K: Kernel>(
     dev: &ndl_std::DeviceHandle<'_, K>,
     data: &[u8],
     options: &ndl_std::copy::CopyOptions,
 ) -> Result<ndl_std::copy::CopyReport, ndl_std::copy::CopyError> {
-    ndl_std::copy::copy::<Arches, K>(dev, data, options, resource::BAR0_RESOURCE)
+    ndl_std::copy::copy::<Arches, K>(dev, data, options)
+}
+
+/// `ndl-std`'s register-level copy (the opt-in) over this kernel's arch set and its BAR0
+/// resource ([`resource::BAR0_RESOURCE`], served only by a privileged emulated kernel).
+pub fn register_copy<K: Kernel>(
+    dev: &ndl_std::DeviceHandle<'_, K>,
+    data: &[u8],
+    options: &ndl_std::copy::register_level::RegisterOptions,
+) -> Result<ndl_std::copy::CopyReport, ndl_std::copy::CopyError> {
+    ndl_std::copy::register_level::copy::<Arches, K>(dev, data, options, resource::BAR0_RESOURCE)
 }
 
 /// errno the driver's `-ENOTSUPP` reaches user space as (a kernel-internal value, 524).
@@ -328,6 +341,51 @@ impl EmulatedKernel {
     }
 }
 
+/// The driver's three mmap paths, in order (`reference/mmap-README.md`): a memory chunk
+/// (the mapping length must be the chunk's size, page-rounded), a special resource of the
+/// arch's table (offset and length exactly an entry's), then raw device memory, which needs
+/// CAP_SYS_RAWIO: served only by a [privileged](DeviceConfig::privileged) kernel, EPERM
+/// otherwise. The emulator-only register windows of [`resource`] are cookies of a
+/// privileged kernel.
+fn mmap_object(dev: &DeviceState, offset: u64, len: u64) -> Result<Object, Errno> {
+    if let Some(object) = dev.cookies.get(&offset) {
+        let exact = match object.kind {
+            ObjectKind::Chunk { .. } => len == object.len.next_multiple_of(state::PAGE),
+            _ => len <= object.len.next_multiple_of(state::PAGE),
+        };
+        if exact {
+            return Ok(*object);
+        }
+    }
+    if let Some(sp) = mmap_special::by_key(dev.facts.generation, offset, len) {
+        let backing = if sp.bar == 0 {
+            Backing::Registers {
+                base: usize::try_from(sp.bar_offset).map_err(|_| Errno::INVAL)?,
+            }
+        } else {
+            // BAR4 windows the device memory: the entry's key is the channel's device
+            // address.
+            Backing::Memory { addr: sp.offset }
+        };
+        return Ok(Object {
+            backing,
+            len: sp.size,
+            kind: ObjectKind::Special {
+                read_only: sp.read_only,
+            },
+        });
+    }
+    if dev.config.privileged {
+        // Raw device memory at the offset, as the root path maps BAR4.
+        return Ok(Object {
+            backing: Backing::Memory { addr: offset },
+            len,
+            kind: ObjectKind::EmulatorRegisters,
+        });
+    }
+    Err(Errno::PERM)
+}
+
 impl Kernel for EmulatedKernel {
     type Region = EmulatedRegion;
 
@@ -367,11 +425,16 @@ impl Kernel for EmulatedKernel {
             return Err(Errno::ACCESS);
         }
         let dev = st.device(file.device).ok_or(Errno::NODEV)?;
-        let object = *dev.cookies.get(&offset).ok_or(Errno::INVAL)?;
         let len64 = u64::try_from(len).map_err(|_| Errno::INVAL)?;
-        if len == 0 || len64 > object.len.next_multiple_of(state::PAGE) {
+        if len == 0 {
             return Err(Errno::INVAL);
         }
+        let object = mmap_object(dev, offset, len64)?;
+        let read_only = match object.kind {
+            ObjectKind::Chunk { pid } => pid != current_tgid(),
+            ObjectKind::Special { read_only } => read_only,
+            ObjectKind::EmulatorRegisters => false,
+        };
         // A page-rounded tail past the object is not backed by it: clamp the window.
         let window = usize::try_from(len64.min(object.len)).map_err(|_| Errno::INVAL)?;
         let device = dev.emu.clone();
@@ -380,6 +443,7 @@ impl Kernel for EmulatedKernel {
         dev.maps.insert(va, MapRec { object, len: len64 });
         Ok(EmulatedRegion {
             device,
+            read_only,
             backing: object.backing,
             len: window,
             va,

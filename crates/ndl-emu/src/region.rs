@@ -20,6 +20,9 @@ use ndl_std::{Errno, MappedRegion};
 #[derive(Debug)]
 pub struct EmulatedRegion {
     pub(super) device: Device,
+    /// Writes are dropped (and `write_bytes` refused with EACCES): the driver maps another
+    /// process's chunk and RESOURCE_ALL entries read-only, where a write would fault.
+    pub(super) read_only: bool,
     pub(super) backing: Backing,
     pub(super) len: usize,
     pub(super) va: u64,
@@ -74,6 +77,9 @@ impl Mmio for EmulatedRegion {
     }
 
     fn write32(&self, offset: usize, value: u32) {
+        if self.read_only {
+            return;
+        }
         match self.backing {
             Backing::Registers { .. } => {
                 if let Some(off) = self.reg(offset) {
@@ -116,6 +122,9 @@ impl MappedRegion for EmulatedRegion {
     }
 
     fn write_bytes(&self, offset: usize, src: &[u8]) -> Result<(), Errno> {
+        if self.read_only {
+            return Err(Errno::ACCESS);
+        }
         let addr = self.at(offset, src.len()).ok_or(Errno::FAULT)?;
         match self.backing {
             Backing::Memory { .. } => self.device.write_mem(addr, src).map_err(|_| Errno::FAULT),

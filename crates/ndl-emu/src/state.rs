@@ -58,6 +58,21 @@ pub(crate) enum Backing {
 pub(crate) struct Object {
     pub(crate) backing: Backing,
     pub(crate) len: u64,
+    /// What the driver's mmap path decides by: a memory chunk of process `pid` (mapped
+    /// read-only for any other process), a special resource (mapped read-only when it is a
+    /// RESOURCE_ALL entry), or an emulator-only register window.
+    pub(crate) kind: ObjectKind,
+}
+
+/// Which of the driver's mmap paths serves an object (`reference/mmap-README.md`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ObjectKind {
+    /// A memory chunk allocated by process `pid`.
+    Chunk { pid: u32 },
+    /// An entry of the arch's special-resource table.
+    Special { read_only: bool },
+    /// An emulator-only register window (privileged kernels only).
+    EmulatorRegisters,
 }
 
 /// One live mapping in the emulated process's address space.
@@ -146,6 +161,17 @@ pub(crate) struct DeviceState {
     pub(crate) notif_queues: HashMap<(u32, u32, u32), u64>,
     pub(crate) pod_state: u32,
     pub(crate) pod_mode: u32,
+    /// H2T queues handed out by H2T_DMA_ALLOC_QUEUES: (engine, queue) -> owner.
+    pub(crate) h2t_owned: BTreeMap<(u32, u32), H2tOwner>,
+}
+
+/// Who holds an H2T queue from H2T_DMA_ALLOC_QUEUES, and as what.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct H2tOwner {
+    /// The allocating process.
+    pub(crate) tgid: u32,
+    /// A copy queue (used by the driver's own copies) rather than a service queue.
+    pub(crate) copy: bool,
 }
 
 impl DeviceState {
@@ -176,6 +202,7 @@ impl DeviceState {
             notif_queues: HashMap::new(),
             pod_state: 0,
             pod_mode: 0,
+            h2t_owned: BTreeMap::new(),
         }
     }
 
@@ -272,6 +299,9 @@ impl DeviceState {
                 channel: u8::try_from(channel).map_err(|_| Errno::INVAL)?,
             },
         };
+        // The driver rounds every chunk up to a page (what MEM_GET_EXTENDED_INFO reports and
+        // what a mapping of the chunk must cover exactly).
+        let size = size.checked_next_multiple_of(PAGE).ok_or(Errno::NOMEM)?;
         usize::try_from(size).map_err(|_| Errno::NOMEM)?;
         // `alloc_zeroed` clears only bytes written before: fresh memory costs no memset.
         let addr = self.emu.with_memory(|m| {
@@ -285,6 +315,7 @@ impl DeviceState {
         let cookie = self.new_cookie(Object {
             backing: Backing::Memory { addr },
             len: size,
+            kind: ObjectKind::Chunk { pid },
         });
         let handle = self.next_handle;
         self.next_handle += 1;
@@ -347,9 +378,15 @@ impl DeviceState {
     /// The allocation containing physical address `pa` (as MEM_GET_EXTENDED_INFO reports
     /// it).
     pub(crate) fn by_pa(&self, pa: u64) -> Result<(u64, &Alloc), Errno> {
+        // Host chunks are named with or without the host window bits (MEM_GET_EXTENDED_INFO
+        // reports them with).
+        let window = self.facts.scalars.pci_host_base;
         self.allocs
             .iter()
-            .find(|(_, a)| pa >= a.pa && pa - a.pa < a.size)
+            .find(|(_, a)| {
+                let pa = if a.host() { pa & !window } else { pa };
+                pa >= a.pa && pa - a.pa < a.size
+            })
             .map(|(h, a)| (*h, a))
             .ok_or(Errno::INVAL)
     }

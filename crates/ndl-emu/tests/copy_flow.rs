@@ -14,14 +14,19 @@ use mmio::Mmio;
 use ndl_emu::register_copy as copy;
 use ndl_emu::resource::BAR0_RESOURCE;
 use ndl_emu::{DeviceConfig, EmulatedKernel, Execution};
-use ndl_std::copy::{CopyError, CopyOptions, DmaQueue, alloc_dma, copy_on, verify};
+use ndl_std::copy::register_level::{DmaQueue, RegisterOptions as CopyOptions, alloc_dma, copy_on};
+use ndl_std::copy::{CopyError, verify};
 use ndl_std::{Generation, MemLocation, Ndl};
 use neuron_emu::{Direction, EngineState, Fault};
 use udma_desc::{DescStore, QueueId, RingId};
 
 fn kernel(g: Generation, execution: Execution) -> EmulatedKernel {
-    EmulatedKernel::with_devices(vec![DeviceConfig::numbered(g, 0).with_execution(execution)])
-        .unwrap()
+    EmulatedKernel::with_devices(vec![
+        DeviceConfig::numbered(g, 0)
+            .with_execution(execution)
+            .with_privileged(true),
+    ])
+    .unwrap()
 }
 
 fn pattern(len: usize, seed: u32) -> Vec<u8> {

@@ -9,7 +9,8 @@ use std::time::Duration;
 
 use ndl_emu::register_copy as copy;
 use ndl_emu::{DeviceConfig, EmulatedKernel, EmulatedRegion, Execution};
-use ndl_std::copy::{CopyError, CopyOptions};
+use ndl_std::copy::CopyError;
+use ndl_std::copy::register_level::RegisterOptions as CopyOptions;
 use ndl_std::ioctl_codes::{MEM_ALLOC_V2MT64, MEM_FREE};
 use ndl_std::ioctl_structs::{MemAllocV2MemType64, MemFree};
 use ndl_std::{AccessMode, Errno, Generation, Kernel, Ndl, RawFd};
@@ -69,7 +70,9 @@ fn a_timed_out_copy_resets_the_queue_before_freeing_its_buffers() {
     const RING: u32 = 64;
     let ring_bytes = u64::from(RING) * 16;
     let inner = EmulatedKernel::with_devices(vec![
-        DeviceConfig::numbered(Generation::V3, 0).with_execution(Execution::Manual),
+        DeviceConfig::numbered(Generation::V3, 0)
+            .with_execution(Execution::Manual)
+            .with_privileged(true),
     ])
     .unwrap();
     let ndl = Ndl::with_kernel(Recording {

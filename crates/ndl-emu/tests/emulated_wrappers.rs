@@ -12,7 +12,7 @@ use ndl_emu::{DeviceConfig, ENOTSUPP, EmulatedKernel, resource};
 use ndl_std::ioctl_codes::{self, Dir};
 use ndl_std::ioctl_structs::{DmaQueueInit, NotificationsInitV2, NotificationsInitWithReallocV2};
 use ndl_std::{
-    AccessMode, BatchFrom, BatchTo, DESC_SIZE, Errno, Error, Family, Generation, Kernel, MemHandle,
+    AccessMode, BatchFrom, BatchTo, Errno, Error, Family, Generation, Kernel, MemHandle,
     MemLocation, Ndl, OpFrom, OpTo, QueueType,
 };
 use udma_desc::{CopyRequest, RingId, build_copy_pair};
@@ -178,8 +178,8 @@ fn memory_alloc_copy_memset_and_info() {
     );
     assert_eq!(
         info.pa & Cayman::SCALARS.pci_host_base,
-        0,
-        "host memory reports a host physical address"
+        Cayman::SCALARS.pci_host_base,
+        "host memory reports its address with the host window (dma-path.md step 3)"
     );
     let mc = h.mc_get_info(info.pa + 17).unwrap();
     assert_eq!(
@@ -338,10 +338,12 @@ fn dma_engines_queues_and_descriptors_run_on_the_model() {
         (2, 2, 4, 16)
     );
     assert_eq!(eng.num_queues, 0);
-    let ring_bytes = 32 * DESC_SIZE as u64;
-    let tx = h.mem_alloc(ring_bytes, 256, MemLocation::Host, 0).unwrap();
-    let rx = h.mem_alloc(ring_bytes, 256, MemLocation::Host, 0).unwrap();
-    let src = h.mem_alloc(8192, 64, MemLocation::Host, 0).unwrap();
+    let ring_bytes = 32 * udma_desc::DESC_BYTES as u64;
+    // Host memory takes no alignment (the driver refuses one: dma-path.md step 2).
+    assert!(h.mem_alloc(ring_bytes, 256, MemLocation::Host, 0).is_err());
+    let tx = h.mem_alloc(ring_bytes, 0, MemLocation::Host, 0).unwrap();
+    let rx = h.mem_alloc(ring_bytes, 0, MemLocation::Host, 0).unwrap();
+    let src = h.mem_alloc(8192, 0, MemLocation::Host, 0).unwrap();
     let dst = h.mem_alloc(8192, 64, HBM0, 0).unwrap();
     let data = pattern(8192, 3);
     h.mem_buf_copy_to(src, 0, &data).unwrap();
@@ -354,8 +356,8 @@ fn dma_engines_queues_and_descriptors_run_on_the_model() {
             build_copy_pair::<Cayman>(RingId::INITIAL, RingId::INITIAL, &req).unwrap()
         })
         .collect();
-    let txd: Vec<[u8; DESC_SIZE]> = pairs.iter().map(|p| p.tx.to_le_bytes()).collect();
-    let rxd: Vec<[u8; DESC_SIZE]> = pairs.iter().map(|p| p.rx.to_le_bytes()).collect();
+    let txd: Vec<udma_desc::Descriptor> = pairs.iter().map(|p| p.tx).collect();
+    let rxd: Vec<udma_desc::Descriptor> = pairs.iter().map(|p| p.rx).collect();
     h.dma_copy_descriptors(tx, 0, QueueType::Tx, &txd).unwrap();
     h.dma_copy_descriptors(rx, 0, QueueType::Rx, &rxd).unwrap();
     let init = DmaQueueInit {
@@ -375,11 +377,11 @@ fn dma_engines_queues_and_descriptors_run_on_the_model() {
     batch[1].qid = 3;
     h.dma_queue_init_batch(&batch).unwrap();
     assert_eq!(h.dma_eng_get_state(3).unwrap().num_queues, 3);
-    let mut out = [[0u8; DESC_SIZE]; 3];
+    let mut out = [udma_desc::Descriptor::ZERO; 3];
     h.dma_descriptor_copyout(3, 1, QueueType::Tx, 0, &mut out)
         .unwrap();
     assert_eq!(&out[..2], &txd[..]);
-    assert_eq!(out[2], [0; DESC_SIZE]);
+    assert_eq!(out[2], udma_desc::Descriptor::ZERO);
     // The queue registers say what khal programmed: ring base, length, pointers at 0.
     let (txs, rxs) = h.dma_queue_get_state(3, 1).unwrap();
     assert_eq!((txs.base_addr, txs.length), (dma_addr(&h, tx), 32));
@@ -401,18 +403,20 @@ fn dma_engines_queues_and_descriptors_run_on_the_model() {
     let model = ndl.kernel().device(0).unwrap();
     let stats = model.queue_stats(3, neuron_emu::Direction::M2s, 1).unwrap();
     assert_eq!((stats.packets, stats.descriptors), (2, 2));
-    // Acks count against what the engine completed.
+    // Acks are software bookkeeping only (dma-path.md step 9): the index advances.
     h.dma_ack_completed(3, 1, 1).unwrap();
-    assert_eq!(
-        h.dma_ack_completed(3, 1, 2).unwrap_err(),
-        ioctl_err("NEURON_IOCTL_DMA_ACK_COMPLETED", Errno::INVAL)
-    );
     h.dma_ack_completed(3, 1, 1).unwrap();
     assert_eq!(h.dma_queue_get_state(3, 1).unwrap().1.completion_head, 2);
+    // COPY_START: a count above the ring size, and an RX count of 0, are -1 (EPERM).
     assert_eq!(
-        h.dma_queue_copy_start(3, 1, 32, 0).unwrap_err(),
-        ioctl_err("NEURON_IOCTL_DMA_QUEUE_COPY_START", Errno::INVAL),
-        "a whole ring at once"
+        h.dma_queue_copy_start(3, 1, 0, 33).unwrap_err(),
+        ioctl_err("NEURON_IOCTL_DMA_QUEUE_COPY_START", Errno::PERM),
+        "more than the ring"
+    );
+    assert_eq!(
+        h.dma_queue_copy_start(3, 1, 1, 0).unwrap_err(),
+        ioctl_err("NEURON_IOCTL_DMA_QUEUE_COPY_START", Errno::PERM),
+        "no RX descriptors"
     );
     assert_eq!(
         h.dma_descriptor_copyout(3, 1, QueueType::Rx, 31, &mut out)
@@ -437,12 +441,35 @@ fn dma_engines_queues_and_descriptors_run_on_the_model() {
         h.dma_eng_get_state(1000).unwrap_err(),
         ioctl_err("NEURON_IOCTL_DMA_ENG_GET_STATE", Errno::INVAL)
     );
+    // DMA_QUEUE_RELEASE does nothing (2.26.5.0): the queue stays programmed.
     h.dma_queue_release(3, 1).unwrap();
+    assert_eq!(h.dma_queue_get_state(3, 1).unwrap().0.length, 32);
+    // The driver's ring rules (dma-path.md step 2): a multiple of 16 (else -1), at least
+    // 32; no completion ring; engine ids below 132; queues 0..16.
+    let odd = DmaQueueInit {
+        tx_desc_count: 40,
+        ..init
+    };
     assert_eq!(
-        h.dma_queue_get_state(3, 1).unwrap_err(),
-        ioctl_err("NEURON_IOCTL_DMA_QUEUE_GET_STATE", Errno::INVAL)
+        h.dma_queue_init(&odd).unwrap_err(),
+        ioctl_err("NEURON_IOCTL_DMA_QUEUE_INIT", Errno::PERM)
     );
-    // khal's ring rules: at least 32 descriptors, a power of two; queues 0..16.
+    let with_completion = DmaQueueInit {
+        rxc_handle: src.0,
+        ..init
+    };
+    assert_eq!(
+        h.dma_queue_init(&with_completion).unwrap_err(),
+        ioctl_err("NEURON_IOCTL_DMA_QUEUE_INIT", Errno::PERM)
+    );
+    let eng132 = DmaQueueInit {
+        eng_id: 132,
+        ..init
+    };
+    assert_eq!(
+        h.dma_queue_init(&eng132).unwrap_err(),
+        ioctl_err("NEURON_IOCTL_DMA_QUEUE_INIT", Errno::INVAL)
+    );
     let small = DmaQueueInit {
         tx_desc_count: 16,
         ..init
@@ -589,9 +616,18 @@ fn notifications_and_mmap_pairing() {
     assert_eq!(ndl.kernel().mappings(), 0);
     // Resource mapping: the info ioctl's cookie, then mmap. BAR0 is the model's register
     // file: a write through the mapping is a register write of the device.
-    let model = ndl.kernel().device(0).unwrap();
+    // The emulator-only register windows exist only in a privileged kernel.
     let (block, id, res) = resource::BAR0;
-    let bar0 = h.map_resource(block, id, res).unwrap();
+    assert!(h.map_resource(block, id, res).is_err());
+    let priv_ndl = Ndl::with_kernel(
+        EmulatedKernel::with_devices(vec![
+            DeviceConfig::numbered(Generation::V3, 0).with_privileged(true),
+        ])
+        .unwrap(),
+    );
+    let ph = priv_ndl.open_device(0).unwrap();
+    let model = priv_ndl.kernel().device(0).unwrap();
+    let bar0 = ph.map_resource(block, id, res).unwrap();
     let unit5 = Cayman::udma_engine_offset(5).unwrap() as usize;
     let tx_q0 = unit5 + 0x1000; // TX queue 0's block
     bar0.write32(tx_q0 + 0x28, 0x1234_5600); // drbp_low, plain storage
@@ -602,7 +638,7 @@ fn notifications_and_mmap_pairing() {
         "M2S state: NORMAL since probe"
     );
     let (block, id, res) = resource::udma_unit(5);
-    let unit = h.map_resource(block, id, res).unwrap();
+    let unit = ph.map_resource(block, id, res).unwrap();
     assert_eq!(unit.len(), khal::regs::unit::UNIT_SIZE);
     assert_eq!(
         unit.read32(0x1000 + 0x28),
@@ -627,9 +663,9 @@ fn notifications_and_mmap_pairing() {
         "registers take aligned words"
     );
     drop((bar0, unit));
-    assert!(h.map_resource(4, 0, 0).is_err());
+    assert!(ph.map_resource(4, 0, 0).is_err());
     assert!(
-        h.map_resource(resource::BLOCK_UDMA, 132, 0).is_err(),
+        ph.map_resource(resource::BLOCK_UDMA, 132, 0).is_err(),
         "V3 has 132 engines"
     );
     let mem = h.mem_alloc(8192, 0, MemLocation::Host, 0).unwrap();
@@ -733,8 +769,13 @@ fn legacy_fallback_latches_once_per_family() {
     let mut out = [0u8; 10];
     h.mem_buf_copy_from(a, 100, &mut out).unwrap();
     assert_eq!(&out, b"old kernel");
-    h.dma_copy_descriptors(a, 0, QueueType::Rx, &[[1; DESC_SIZE]])
-        .unwrap();
+    h.dma_copy_descriptors(
+        a,
+        0,
+        QueueType::Rx,
+        &[udma_desc::Descriptor::from_le_bytes([1; 16])],
+    )
+    .unwrap();
     let pa = h.mem_get_extended_info(a, 0).unwrap().pa;
     h.program_engine_nc(0, pa, 0, b"x").unwrap();
     let mc = h.mc_get_info(pa).unwrap();

@@ -66,6 +66,24 @@ pub enum CopyError {
         /// Length read back.
         found: u64,
     },
+    /// H2T_DMA_ALLOC_QUEUES succeeded but handed out no service queue.
+    #[error("H2T_DMA_ALLOC_QUEUES gave core {nc} no service queue (bitmap {bmap:#x})")]
+    NoServiceQueue {
+        /// The core asked for.
+        nc: u32,
+        /// The service-queue bitmap written back.
+        bmap: u32,
+    },
+    /// DMA_ENG_GET_STATE reports the engine stopped by an error (state 3, ABORT).
+    #[error("engine {eng_id} is aborted (DMA_ENG_GET_STATE: TX {tx_state}, RX {rx_state})")]
+    EngineAborted {
+        /// The engine.
+        eng_id: u32,
+        /// TX state as the driver reports it (1 IDLE, 2 NORMAL, 3 ABORT).
+        tx_state: u32,
+        /// RX state as the driver reports it.
+        rx_state: u32,
+    },
     /// A copy of zero bytes (a descriptor cannot carry it).
     #[error("nothing to copy")]
     Empty,

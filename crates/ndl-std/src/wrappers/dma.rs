@@ -16,7 +16,8 @@ use crate::ioctl_structs::{
     DmaQueueInit, DmaQueueInitBatch, DmaQueueRelease, DmaQueueState, UserPtr,
 };
 use crate::kernel::Kernel;
-use crate::wrappers::types::{DESC_SIZE, MemHandle, QueueType, u32_arg};
+use crate::wrappers::types::{MemHandle, QueueType, u32_arg};
+use udma_desc::Descriptor;
 
 /// DMA_QUEUE_INIT_BATCH takes fewer than this many entries.
 pub const QUEUE_INIT_BATCH_MAX: usize = 255;
@@ -126,7 +127,7 @@ impl<K: Kernel> Device<'_, K> {
         mem: MemHandle,
         offset: u64,
         queue_type: QueueType,
-        descs: &[[u8; DESC_SIZE]],
+        descs: &[Descriptor],
     ) -> Result<()> {
         let cmd64 = DMA_COPY_DESCRIPTORS64.name();
         let num_descs = u32_arg(cmd64, "descriptor count", descs.len() as u64)?;
@@ -165,7 +166,7 @@ impl<K: Kernel> Device<'_, K> {
         qid: u32,
         queue_type: QueueType,
         start_index: u32,
-        out: &mut [[u8; DESC_SIZE]],
+        out: &mut [Descriptor],
     ) -> Result<()> {
         let cmd = DMA_DESCRIPTOR_COPYOUT.name();
         let mut arg = DmaDescriptorCopyout::new_zeroed();

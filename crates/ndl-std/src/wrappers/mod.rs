@@ -6,6 +6,7 @@
 
 mod device_info;
 mod dma;
+mod h2t;
 mod memory;
 mod misc_info;
 mod nc;
@@ -13,7 +14,8 @@ mod pod;
 mod types;
 
 pub use dma::QUEUE_INIT_BATCH_MAX;
+pub use h2t::H2tQueues;
 pub use memory::{BatchFrom, BatchTo, McInfo, OpFrom, OpTo};
 pub use misc_info::{NC_MAP_MAX_ENTRIES, PRINTK_MAX};
 pub use pod::{PodModes, PodStatusInfo};
-pub use types::{DESC_SIZE, MemHandle, MemLocation, NcRangeMark, QueueType, ResourceInfo};
+pub use types::{MemHandle, MemLocation, NcRangeMark, QueueType, ResourceInfo};

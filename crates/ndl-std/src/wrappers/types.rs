@@ -1,8 +1,5 @@
 //! Typed values the wrappers take and return.
 
-/// Bytes per DMA descriptor (the UDMA descriptor is 16 bytes).
-pub const DESC_SIZE: usize = 16;
-
 /// A driver memory handle (the kernel's opaque 64-bit cookie for an allocation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct MemHandle(pub u64);

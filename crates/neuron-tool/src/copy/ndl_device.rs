@@ -16,7 +16,8 @@ use std::fmt;
 use std::time::Duration;
 
 use khal::{Arch, Generation};
-use ndl_std::copy::{CopyError, DmaBuffer, DmaQueue, MappedUdma, alloc_dma};
+use ndl_std::copy::CopyError;
+use ndl_std::copy::register_level::{DmaBuffer, DmaQueue, MappedUdma, alloc_dma};
 use ndl_std::ioctl_codes::RESOURCE_MMAP_INFO;
 use ndl_std::{DeviceHandle, Errno, Kernel, Mapping, MemLocation, Ndl};
 use udma_desc::{QueueId, RingPair};

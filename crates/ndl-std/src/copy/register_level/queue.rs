@@ -12,7 +12,7 @@ use udma_desc::{
     CopyRequest, DESC_BYTES, DescRing, Direction, MAX_TRANSFER_BYTES, QueueId, RingPair,
 };
 
-use super::CopyError;
+use crate::copy::CopyError;
 use crate::error::Error;
 use crate::gateway::DeviceHandle;
 use crate::kernel::Kernel;
@@ -64,6 +64,12 @@ pub fn alloc_dma<K: Kernel, A: Arch>(
     align: u64,
     location: MemLocation,
 ) -> Result<DmaBuffer, Error> {
+    // Host memory takes no alignment argument (the driver refuses one with EINVAL); its
+    // chunks are page-aligned, which covers any smaller alignment.
+    let align = match location {
+        MemLocation::Host => 0,
+        MemLocation::Device { .. } => align,
+    };
     let mem = dev.mem_alloc(size, align, location, 0)?;
     let info = match dev.mem_get_extended_info(mem, 0) {
         Ok(info) => info,
@@ -154,8 +160,9 @@ impl<'a, K: Kernel, A: Arch> DmaQueue<'a, K, A> {
             e
         };
         let rings = (|| -> Result<_, CopyError> {
-            let tx_map = dev.map(tx.cookie, bytes)?;
-            let rx_map = dev.map(rx.cookie, bytes)?;
+            // A chunk mapping covers the whole (page-rounded) chunk, as the driver requires.
+            let tx_map = dev.map(tx.cookie, tx.size)?;
+            let rx_map = dev.map(rx.cookie, rx.size)?;
             let ring = |b: &DmaBuffer| RingConfig {
                 bus_addr: b.dma_addr,
                 size: ring_size,
@@ -163,8 +170,8 @@ impl<'a, K: Kernel, A: Arch> DmaQueue<'a, K, A> {
             udma.init_queue(queue, ring(&tx), ring(&rx))?;
             Ok(RingPair::new(
                 queue,
-                DescRing::new(Direction::Tx, tx_map)?,
-                DescRing::new(Direction::Rx, rx_map)?,
+                DescRing::with_size(Direction::Tx, tx_map, ring_size)?,
+                DescRing::with_size(Direction::Rx, rx_map, ring_size)?,
             ))
         })()
         .map_err(free)?;

@@ -1,0 +1,106 @@
+//! BAR_READ and BAR_WRITE as the 2.26.5.0 driver answers them (`reference/bar-README.md`).
+//!
+//! Addresses are kernel virtual addresses: DEVICE_INFO's `bar_address[0]` (the kernel's
+//! BAR0 mapping; a synthetic value here) plus the register offset. Every entry must lie in
+//! `[bar_address[0], bar_address[0] + bar_size[0])`; BAR_WRITE also refuses the offsets of
+//! [`crate::bar0_block`]. Entries are processed in order and a refusal stops the ioctl with
+//! EINVAL: entries before it are already written, nothing at or after it is.
+
+use mmio::Mmio;
+use ndl_std::Errno;
+use ndl_std::ioctl_structs::BarRw;
+
+use crate::bar0_block;
+use crate::state::DeviceState;
+use crate::user::{read_user, write_user};
+
+/// The BAR0 kernel mapping address DEVICE_INFO reports for device `index` (synthetic: a
+/// kernel address user space only passes back).
+pub(crate) fn bar0_kva(index: u32) -> u64 {
+    0xC000_0000 + u64::from(index) * 0x1_0000_0000
+}
+
+/// The BAR0 offset of kernel address `a`, if it lies in the BAR0 mapping.
+fn offset(d: &DeviceState, index: u32, a: u64) -> Option<u64> {
+    let base = bar0_kva(index);
+    (a >= base && a - base < d.bar0_size).then(|| a - base)
+}
+
+/// Reads the `count` user addresses of `a`.
+///
+/// # Safety
+/// `a.address` is valid for reading `count` u64s.
+unsafe fn addresses(a: &BarRw, count: usize) -> Result<Vec<u64>, Errno> {
+    let n = count.checked_mul(8).ok_or(Errno::NOMEM)?;
+    // SAFETY: forwarded.
+    let bytes = unsafe { read_user(a.address.addr(), n) }?;
+    Ok(bytes
+        .chunks_exact(8)
+        .map(|c| {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            u64::from_ne_bytes(w)
+        })
+        .collect())
+}
+
+/// BAR_READ: bar 0 or 2 (both read through the BAR0 mapping); every address checked before
+/// any read; no count cap (the emulator, like QEMU, has none).
+///
+/// # Safety
+/// The user arrays of `a` are valid for `count` entries (bar 2: one address).
+pub(crate) unsafe fn bar_read(d: &DeviceState, index: u32, a: &BarRw) -> Result<(), Errno> {
+    if a.bar != 0 && a.bar != 2 {
+        return Err(Errno::INVAL);
+    }
+    let count = usize::try_from(a.count).map_err(|_| Errno::INVAL)?;
+    // Bar 2 copies in one address and walks `count` entries of it.
+    let copied = if a.bar == 2 { count.min(1) } else { count };
+    // SAFETY: forwarded.
+    let addrs = unsafe { addresses(a, copied) }?;
+    let offsets = (0..count)
+        .map(|i| {
+            let a = addrs
+                .get(i)
+                .or(addrs.first())
+                .copied()
+                .ok_or(Errno::INVAL)?;
+            offset(d, index, a).ok_or(Errno::INVAL)
+        })
+        .collect::<Result<Vec<u64>, Errno>>()?;
+    let mut out = Vec::with_capacity(count * 4);
+    for off in offsets {
+        let off = usize::try_from(off).map_err(|_| Errno::INVAL)?;
+        out.extend_from_slice(&d.emu.read32(off).to_ne_bytes());
+    }
+    // SAFETY: forwarded.
+    unsafe { write_user(a.data.addr(), &out) }
+}
+
+/// BAR_WRITE: bar 0 only; each entry in range and not write-blocked, else EINVAL with the
+/// earlier entries written.
+///
+/// # Safety
+/// The user arrays of `a` are valid for `count` entries.
+pub(crate) unsafe fn bar_write(d: &DeviceState, index: u32, a: &BarRw) -> Result<(), Errno> {
+    if a.bar != 0 {
+        return Err(Errno::INVAL);
+    }
+    let count = usize::try_from(a.count).map_err(|_| Errno::INVAL)?;
+    // SAFETY: forwarded.
+    let values = unsafe { read_user(a.data.addr(), count.checked_mul(4).ok_or(Errno::NOMEM)?) }?;
+    // SAFETY: forwarded.
+    let addrs = unsafe { addresses(a, count) }?;
+    let g = d.facts.generation;
+    for (addr, value) in addrs.iter().zip(values.chunks_exact(4)) {
+        let off = offset(d, index, *addr).ok_or(Errno::INVAL)?;
+        if bar0_block::is_blocked(g, off) {
+            return Err(Errno::INVAL);
+        }
+        let mut w = [0u8; 4];
+        w.copy_from_slice(value);
+        let off = usize::try_from(off).map_err(|_| Errno::INVAL)?;
+        d.emu.write32(off, u32::from_ne_bytes(w));
+    }
+    Ok(())
+}
