@@ -26,6 +26,17 @@ pub enum Error {
         /// The raw return value.
         ret: i32,
     },
+    /// The caller's buffer is smaller than the driver's answer (the driver said EAGAIN and
+    /// how many entries it needs).
+    #[error("{cmd}: buffer of {given} entries, the driver needs {needed}")]
+    BufferTooSmall {
+        /// The command's macro name.
+        cmd: &'static str,
+        /// Entries the buffer had room for.
+        given: u64,
+        /// Entries the driver reported.
+        needed: u64,
+    },
     /// Opening a device node failed.
     #[error("open {path:?} failed: {errno}")]
     Open {
@@ -39,6 +50,14 @@ pub enum Error {
     DeviceIndex {
         /// The index asked for.
         index: u32,
+    },
+    /// The process-wide instance already exists with another device directory.
+    #[error("the process-wide Ndl uses {in_use:?}, not {asked:?}")]
+    GlobalRoot {
+        /// The directory asked for.
+        asked: PathBuf,
+        /// The directory of the existing instance.
+        in_use: PathBuf,
     },
     /// `mmap` of a driver cookie failed.
     #[error("mmap of {len} bytes at cookie {offset:#x} failed: {errno}")]
@@ -71,7 +90,30 @@ impl Error {
                 Some(*errno)
             }
             Self::DeviceIndex { .. } | Self::OutOfRange { .. } => Some(Errno::INVAL),
-            Self::Positive { .. } => None,
+            Self::BufferTooSmall { .. } => Some(Errno::AGAIN),
+            Self::Positive { .. } | Self::GlobalRoot { .. } => None,
+        }
+    }
+
+    /// The bare OS error (`raw_os_error()` set) of [`Error::errno`], where there is one.
+    pub fn os_error(&self) -> Option<std::io::Error> {
+        self.errno()
+            .map(|e| std::io::Error::from_raw_os_error(e.raw_os_error()))
+    }
+}
+
+impl From<Error> for std::io::Error {
+    /// An I/O error of the kind of [`Error::errno`] (as for any failed system call) whose
+    /// message and inner error are the typed error, so the command name is kept; a positive
+    /// handler return becomes [`std::io::ErrorKind::Other`]. [`Error::os_error`] gives the
+    /// bare OS error instead.
+    fn from(e: Error) -> Self {
+        match e.errno() {
+            Some(errno) => {
+                let os = std::io::Error::from_raw_os_error(errno.raw_os_error());
+                std::io::Error::new(os.kind(), e)
+            }
+            None => std::io::Error::other(e),
         }
     }
 }

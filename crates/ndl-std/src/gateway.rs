@@ -13,7 +13,8 @@ use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::fd_slot::{FdSlot, PinnedFd};
 use crate::ioctl_codes::{Form, Request};
-use crate::kernel::{AccessMode, Errno, Kernel, RawFd};
+use crate::kernel::{AccessMode, Kernel, RawFd};
+use crate::returns;
 
 /// Issues `REQ` through a typed request: `ioctl!(gate, MEM_COPY64, &mut arg)`.
 ///
@@ -26,41 +27,31 @@ macro_rules! ioctl {
 }
 pub(crate) use ioctl;
 
-/// Maps a raw ioctl result to the shim's error: any non-zero result is a failure.
-pub(crate) fn check(cmd: &'static str, ret: core::result::Result<i32, Errno>) -> Result<()> {
-    match ret {
-        Ok(0) => Ok(()),
-        Ok(ret) => Err(Error::Positive { cmd, ret }),
-        Err(errno) => Err(Error::Ioctl { cmd, errno }),
-    }
-}
-
-/// Calls `REQ` on a pinned fd.
+/// Calls `REQ` on a pinned fd with `arg` as the argument word.
 ///
 /// # Safety
-/// Every user address inside `arg` must be valid for the accesses the command makes.
-unsafe fn call_on<const REQ: u32, A, K: Kernel + ?Sized>(
+/// `arg` is null for `_IO` commands, otherwise valid for reads and writes of the bytes the
+/// command copies; every user address inside it must be valid for the accesses the command
+/// makes.
+unsafe fn call_raw<const REQ: u32, A, K: Kernel + ?Sized>(
     kernel: &K,
     fd: &PinnedFd<'_, K>,
     req: &Request<A>,
-    arg: &mut A,
+    arg: *mut c_void,
 ) -> Result<()> {
     debug_assert_eq!(
         REQ,
         req.code(),
         "ioctl! pairs a const opcode with its own request"
     );
-    let arg: *mut c_void = match req.command().form() {
+    let arg = match req.command().form() {
         Form::None => ptr::null_mut(),
-        // The struct's own address, mutable: the driver copies the whole struct in (for
-        // pointer form too, although the encoded size is 8) and may write it back.
-        Form::Pointer | Form::Struct => (arg as *mut A).cast(),
+        Form::Pointer | Form::Struct => arg,
     };
-    // SAFETY: `fd` is pinned open for the call; `arg` is null for `_IO` commands or a live,
-    // exclusively borrowed `A`, the struct `REQ` copies (tied by `Request<A>`); the caller
-    // vouches for the user addresses inside it.
+    // SAFETY: `fd` is pinned open for the call; the caller vouches for `arg`.
     let ret = unsafe { kernel.ioctl::<REQ>(fd.fd(), arg) };
-    check(req.name(), ret)
+    // The command's row of the return-convention table, looked up at compile time.
+    returns::check(req.name(), const { returns::of(REQ) }, ret)
 }
 
 /// The two calls every gateway offers on top of its `pin`: one ioctl on the pinned fd, and
@@ -79,8 +70,41 @@ macro_rules! gateway_calls {
                 arg: &mut A,
             ) -> Result<()> {
                 let fd = self.pin()?;
-                // SAFETY: forwarded from the caller.
-                unsafe { call_on::<REQ, A, K>(self.ndl.kernel(), &fd, req, arg) }
+                // The struct's own address, mutable: the driver copies the whole struct in
+                // (for pointer form too, although the encoded size is 8) and may write it
+                // back.
+                let arg: *mut c_void = (arg as *mut A).cast();
+                // SAFETY: `arg` is a live, exclusively borrowed `A`, the struct `REQ` copies
+                // (tied by `Request<A>`); the caller vouches for the user addresses in it.
+                unsafe { call_raw::<REQ, A, K>(self.ndl.kernel(), &fd, req, arg) }
+            }
+
+            #[allow(dead_code, reason = "no misc command has a variable-length argument")]
+            /// Issues a request whose argument is a header `A` followed by a variable-length
+            /// tail (a C flexible array member): `buf` holds both, 8-byte aligned.
+            ///
+            /// # Safety
+            /// `buf` must be as long as the command reads and writes (the caller sized it
+            /// from the header's capacity field); user addresses inside it must be valid.
+            pub(crate) unsafe fn call_with_tail<const REQ: u32, A>(
+                &self,
+                req: &Request<A>,
+                buf: &mut [u64],
+            ) -> Result<()> {
+                const { assert!(align_of::<A>() <= align_of::<u64>()) };
+                if size_of_val(buf) < size_of::<A>() {
+                    return Err(Error::OutOfRange {
+                        cmd: req.name(),
+                        what: "buffer bytes",
+                        value: size_of_val(buf) as u64,
+                    });
+                }
+                let fd = self.pin()?;
+                // SAFETY: `buf` is exclusively borrowed, aligned for `A` and at least as
+                // long as `A`; the caller sized it for the tail the command touches.
+                unsafe {
+                    call_raw::<REQ, A, K>(self.ndl.kernel(), &fd, req, buf.as_mut_ptr().cast())
+                }
             }
 
             /// Runs the 64-bit form, falling back to the legacy form as [`crate::compat`]

@@ -801,4 +801,8 @@ catalog! {
     pub const METRICS_CTRL: Request<MetricsCtrl> = value(Dir::Write, 128, Lane::Device, Match::Exact, false);
     /// `NEURON_IOCTL_MEM_BUF_ZEROCOPY64_BATCHES` (`0xC0204E81`, `struct neuron_ioctl_mem_buf_copy64zc_batches`): batched zero-copy; batches and ops are user arrays.
     pub const MEM_BUF_ZEROCOPY64_BATCHES: Request<MemBufCopy64zcBatches> = value(Dir::ReadWrite, 129, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_THROTTLING_NOTIFICATIONS` (`0x40044E82`, `struct neuron_ioctl_throttling_notifications`): new in 2.26.5.0; enable non-zero sends firmware command 5 with feature bit 0, 0 sends an empty feature set; firmware API below 7 gives -ENOTSUPP, 'unknown command' -1 (EPERM); not attach-checked.
+    pub const THROTTLING_NOTIFICATIONS: Request<ThrottlingNotifications> = value(Dir::Write, 130, Lane::Device, Match::Exact, false);
+    /// `NEURON_IOCTL_GET_VA_PLACEMENT` (`0x40104E83`, `struct neuron_ioctl_get_va_placement`): new in 2.26.5.0; misc chain by nr 131 (any size or dir); encoded _IOW but writes device_index/hbm_index back; not found -> -ENXIO with both -1.
+    pub const GET_VA_PLACEMENT: Request<GetVaPlacement> = value(Dir::Write, 131, Lane::Misc, Match::Nr, false);
 }

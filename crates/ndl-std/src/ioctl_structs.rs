@@ -1184,6 +1184,20 @@ abi_structs! {
         /// Input; `__u32` in the header.
         pub mode: u32 = 0,
     }
+    /// `struct neuron_ioctl_throttling_notifications` (new in 2.26.5.0): Argument of [`THROTTLING_NOTIFICATIONS`](crate::ioctl_codes::THROTTLING_NOTIFICATIONS).
+    pub struct ThrottlingNotifications = "neuron_ioctl_throttling_notifications", size 4, align 4 {
+        /// Input; `__u32` in the header (non-zero enables, 0 clears every firmware feature).
+        pub enable: u32 = 0,
+    }
+    /// `struct neuron_ioctl_get_va_placement` (new in 2.26.5.0): Argument of [`GET_VA_PLACEMENT`](crate::ioctl_codes::GET_VA_PLACEMENT).
+    pub struct GetVaPlacement = "neuron_ioctl_get_va_placement", size 16, align 8 {
+        /// User virtual address to look up (input); `__u64` in the header.
+        pub va: u64 = 0,
+        /// Output; `__s32` in the header (-1 when not found).
+        pub device_index: i32 = 8,
+        /// Output; `__s32` in the header (-1 when not found).
+        pub hbm_index: i32 = 12,
+    }
     /// `struct nrt_tensor_batch_op`: Reached from a command argument (nested or behind a pointer field).
     pub struct TensorBatchOp = "nrt_tensor_batch_op", size 24, align 8 {
         /// Direction not marked in the header; `nrt_tensor_batch_offset_t` in the header.

@@ -41,6 +41,7 @@ mod kernel;
 mod mapping;
 mod ndl;
 mod real_kernel;
+pub mod returns;
 mod sync;
 mod wrappers;
 

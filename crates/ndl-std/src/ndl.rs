@@ -1,10 +1,12 @@
 //! The process-wide context: owns the shared state and hands out the three gateways.
 
+use core::ffi::c_int;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use crate::compat::CompatLatch;
-use crate::context::Context;
-use crate::error::Result;
+use crate::context::{Context, DEFAULT_ROOT};
+use crate::error::{Error, Result};
 use crate::fd_slot::FdSlot;
 use crate::gateway::{Device, DeviceHandle, Misc};
 use crate::kernel::{AccessMode, Kernel, RawFd};
@@ -27,10 +29,60 @@ pub struct Ndl<K: Kernel = RealKernel> {
     ctx: Context<K>,
 }
 
+/// The process-wide instance ([`Ndl::global`]).
+static GLOBAL: OnceLock<Ndl<RealKernel>> = OnceLock::new();
+
+unsafe extern "C" {
+    /// libc's `atexit(3)`: runs `f` at normal process exit.
+    fn atexit(f: extern "C" fn()) -> c_int;
+}
+
+/// The exit hook: closes the process-wide instance's fds, as the NDL's atexit closer does
+/// (seed 000, §1: the misc gateway "registers an atexit closer").
+extern "C" fn close_global_at_exit() {
+    if let Some(ndl) = GLOBAL.get() {
+        ndl.close_all();
+    }
+}
+
 impl Ndl<RealKernel> {
     /// The real kernel with nodes under `/dev`.
     pub fn new() -> Self {
         Self::with_kernel(RealKernel)
+    }
+
+    /// The process-wide instance over the real kernel, like the NDL's globals (one fd table,
+    /// one misc fd per process): created on first use with nodes under `/dev` (or under the
+    /// root given to [`Ndl::init_global`] first), its fds opened lazily, and every cached fd
+    /// closed at process exit.
+    pub fn global() -> &'static Ndl<RealKernel> {
+        GLOBAL.get_or_init(Self::new_global_at(DEFAULT_ROOT))
+    }
+
+    /// Creates the process-wide instance with nodes under `root`. Fails, naming the root in
+    /// use, when the instance already exists with another root.
+    pub fn init_global(root: impl Into<PathBuf>) -> Result<&'static Ndl<RealKernel>> {
+        let root = root.into();
+        let ndl = GLOBAL.get_or_init(Self::new_global_at(root.clone()));
+        if ndl.root() == root {
+            Ok(ndl)
+        } else {
+            Err(Error::GlobalRoot {
+                asked: root,
+                in_use: ndl.root().to_path_buf(),
+            })
+        }
+    }
+
+    fn new_global_at(root: impl Into<PathBuf>) -> impl FnOnce() -> Ndl<RealKernel> {
+        let root = root.into();
+        move || {
+            // SAFETY: `atexit` takes any `extern "C" fn()`; the hook only reads the static.
+            // Registration fails only when libc's table is full; the fds then close with
+            // the process, as every fd does.
+            let _ = unsafe { atexit(close_global_at_exit) };
+            Self::new().with_root(root)
+        }
     }
 }
 

@@ -46,7 +46,7 @@ fn num(s: &str) -> u64 {
 #[test]
 fn every_command_matches_its_table_row() {
     let table = rows(COMMANDS);
-    assert_eq!(table.len(), 99);
+    assert_eq!(table.len(), 101);
     assert_eq!(CATALOG.len(), table.len());
     for (row, cmd) in table.iter().zip(CATALOG.iter()) {
         let name = row["name"];
@@ -182,7 +182,10 @@ fn table_struct_sizes() -> BTreeMap<String, (u64, u64)> {
     let line = README
         .lines()
         .skip_while(|l| !l.contains("Sizes of structs that never appear"))
-        .take_while(|l| !l.trim().is_empty())
+        .enumerate()
+        // The item ends at a blank line or at the next bullet.
+        .take_while(|(i, l)| !l.trim().is_empty() && (*i == 0 || !l.starts_with("- ")))
+        .map(|(_, l)| l)
         .collect::<Vec<_>>()
         .join(" ");
     let list = line.split_once(':').unwrap().1;
@@ -203,13 +206,13 @@ fn table_struct_sizes() -> BTreeMap<String, (u64, u64)> {
 #[test]
 fn every_struct_size_and_field_offset_matches_the_table() {
     let table = rows(STRUCTS);
-    assert_eq!(table.len(), 376);
+    assert_eq!(table.len(), 380);
     let mut by_struct: BTreeMap<&str, Vec<&BTreeMap<&str, &str>>> = BTreeMap::new();
     for row in &table {
         by_struct.entry(row["struct"]).or_default().push(row);
     }
-    assert_eq!(by_struct.len(), 92);
-    assert_eq!(STRUCT_LAYOUTS.len(), 92);
+    assert_eq!(by_struct.len(), 94);
+    assert_eq!(STRUCT_LAYOUTS.len(), 94);
     let sizes = table_struct_sizes();
     for (name, fields) in &by_struct {
         let layout = STRUCT_LAYOUTS

@@ -86,7 +86,7 @@ fn errors_are_typed_and_name_the_command() {
     let dir = nodes(1);
     let ndl = Ndl::new().with_root(dir.path());
     // A regular file has no ioctls: ENOTTY, attributed to the command.
-    let err = ndl.device(0).unwrap().info().unwrap_err();
+    let err = ndl.device(0).unwrap().device_info().unwrap_err();
     assert_eq!(
         err,
         Error::Ioctl {
@@ -205,4 +205,23 @@ fn mapping_is_volatile_access_to_a_shared_mapping_and_unmaps_on_drop() {
             errno: Errno::INVAL
         }
     );
+}
+
+#[test]
+fn the_process_wide_instance_is_created_once_with_its_root() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("neuron2"), b"").unwrap();
+    let ndl = ndl_std::Ndl::init_global(dir.path()).unwrap();
+    assert!(std::ptr::eq(ndl, ndl_std::Ndl::global()));
+    assert_eq!(ndl.device_path(2), dir.path().join("neuron2"));
+    // A plain file answers ENOTTY, through the cached read-only fd.
+    let err = ndl.device(2).unwrap().host_device_id().unwrap_err();
+    assert_eq!(err.errno(), Some(ndl_std::Errno::NOTTY));
+    assert!(ndl.cached_fd(2).is_some());
+    assert!(matches!(
+        ndl_std::Ndl::init_global("/elsewhere").err().unwrap(),
+        ndl_std::Error::GlobalRoot { .. }
+    ));
+    ndl.close_all();
+    assert_eq!(ndl.cached_fd(2), None);
 }

@@ -268,7 +268,7 @@ fn ioctl_list_is_the_reference_table() {
         .collect();
     let out = stdout_of(&["ioctl", "list"]);
     let got: Vec<&str> = out.lines().collect();
-    assert_eq!(got.len(), 99);
+    assert_eq!(got.len(), 101);
     assert_eq!(got, want);
 }
 

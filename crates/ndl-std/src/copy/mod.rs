@@ -37,7 +37,7 @@ pub struct CopyReport {
 
 /// The generation DEVICE_INFO reports for `dev`.
 pub fn generation<K: Kernel>(dev: &Device<'_, K>) -> Result<Generation, CopyError> {
-    let arch = dev.info()?.architecture;
+    let arch = dev.device_info()?.architecture;
     u8::try_from(arch)
         .ok()
         .and_then(|a| Generation::from_number(a).ok())

@@ -10,7 +10,7 @@ use crate::kernel::Kernel;
 
 impl<K: Kernel> Device<'_, K> {
     /// DEVICE_INFO: architecture, revision, connected devices, BAR addresses and sizes.
-    pub fn info(&self) -> Result<DeviceInfo> {
+    pub fn device_info(&self) -> Result<DeviceInfo> {
         let mut arg = DeviceInfo::new_zeroed();
         // SAFETY: `DeviceInfo` holds no user addresses.
         unsafe { ioctl!(self, DEVICE_INFO, &mut arg) }?;
@@ -18,7 +18,7 @@ impl<K: Kernel> Device<'_, K> {
     }
 
     /// DEVICE_BDF: PCI bus, slot and function of this device.
-    pub fn bdf(&self) -> Result<DeviceBdf> {
+    pub fn device_bdf(&self) -> Result<DeviceBdf> {
         let mut arg = DeviceBdf::new_zeroed();
         // SAFETY: `DeviceBdf` holds no user addresses.
         unsafe { ioctl!(self, DEVICE_BDF, &mut arg) }?;

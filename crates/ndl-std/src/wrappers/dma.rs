@@ -8,12 +8,12 @@ use crate::gateway::{Device, ioctl};
 use crate::ioctl_codes::{
     DMA_ACK_COMPLETED, DMA_COPY_DESCRIPTORS, DMA_COPY_DESCRIPTORS64, DMA_DESCRIPTOR_COPYOUT,
     DMA_ENG_GET_STATE, DMA_ENG_INIT, DMA_ENG_SET_STATE, DMA_QUEUE_COPY_START, DMA_QUEUE_GET_STATE,
-    DMA_QUEUE_INIT, DMA_QUEUE_INIT_BATCH, DMA_QUEUE_RELEASE,
+    DMA_QUEUE_INIT, DMA_QUEUE_INIT_BATCH, DMA_QUEUE_RELEASE, DMA_QUIESCE_QUEUES,
 };
 use crate::ioctl_structs::{
     DmaAckCompleted, DmaCopyDescriptors, DmaCopyDescriptors64, DmaDescriptorCopyout,
     DmaEngGetState, DmaEngInit, DmaEngSetState, DmaEngState, DmaQueueCopyStart, DmaQueueGetState,
-    DmaQueueInit, DmaQueueInitBatch, DmaQueueRelease, DmaQueueState, UserPtr,
+    DmaQueueInit, DmaQueueInitBatch, DmaQueueRelease, DmaQueueState, DmaQuiesceQueues, UserPtr,
 };
 use crate::kernel::Kernel;
 use crate::wrappers::types::{MemHandle, QueueType, u32_arg};
@@ -80,6 +80,24 @@ impl<K: Kernel> Device<'_, K> {
         let mut arg = DmaQueueRelease { eng_id, qid };
         // SAFETY: no user addresses.
         unsafe { ioctl!(self, DMA_QUEUE_RELEASE, &mut arg) }
+    }
+
+    /// DMA_QUIESCE_QUEUES: the header names an undefined struct and the driver answers
+    /// every call with -ENOIOCTLCMD (ENOTTY in user space); sent with the closest defined
+    /// struct, `neuron_ioctl_dma_quiesce_queues`, so the command is reachable.
+    pub fn dma_quiesce_queues(
+        &self,
+        nc_id: u32,
+        engine_count: u32,
+        queue_mask: &[u32; 64],
+    ) -> Result<()> {
+        let mut arg = DmaQuiesceQueues {
+            nc_id,
+            engine_count,
+            queue_mask: *queue_mask,
+        };
+        // SAFETY: no user addresses.
+        unsafe { ioctl!(self, DMA_QUIESCE_QUEUES, &mut arg) }
     }
 
     /// DMA_QUEUE_COPY_START: hands `tx`/`rx` more descriptors to the engine.

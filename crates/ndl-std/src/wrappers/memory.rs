@@ -184,6 +184,105 @@ impl<K: Kernel> Device<'_, K> {
         unsafe { ioctl!(self, MEM_FREE, &mut arg) }
     }
 
+    /// MEM_GET_EXTENDED_INFO: location, mmap cookie, physical address, owner and size of an
+    /// allocation; `version` is the struct version the caller speaks.
+    pub fn mem_get_extended_info(
+        &self,
+        mem: MemHandle,
+        version: u32,
+    ) -> Result<MemGetExtendedInfo> {
+        let mut arg = MemGetExtendedInfo::new_zeroed();
+        arg.mem_handle = mem.0;
+        arg.version = version;
+        // SAFETY: no user addresses.
+        unsafe { ioctl!(self, MEM_GET_EXTENDED_INFO, &mut arg) }?;
+        Ok(arg)
+    }
+
+    /// MEM_MC_GET_INFO_V2 (falling back to MEM_MC_GET_INFO): the mmap cookie of the
+    /// allocation holding physical address `pa`.
+    pub fn mem_mc_get_info(&self, pa: u64) -> Result<McInfo> {
+        self.compat(
+            Family::McGetInfo,
+            || {
+                let mut arg = MemGetMcMmapInfoV2::new_zeroed();
+                arg.pa = pa;
+                // SAFETY: no user addresses.
+                unsafe { ioctl!(self, MEM_MC_GET_INFO_V2, &mut arg) }?;
+                Ok(McInfo {
+                    mmap_offset: arg.mmap_offset,
+                    size: arg.size,
+                    mem_handle: Some(MemHandle(arg.mem_handle)),
+                })
+            },
+            || {
+                let mut arg = MemGetMcMmapInfo::new_zeroed();
+                arg.pa = pa;
+                // SAFETY: no user addresses.
+                unsafe { ioctl!(self, MEM_MC_GET_INFO, &mut arg) }?;
+                Ok(McInfo {
+                    mmap_offset: arg.mmap_offset,
+                    size: arg.size,
+                    mem_handle: None,
+                })
+            },
+        )
+    }
+
+    /// RESOURCE_MMAP_INFO: the mmap cookie and size of a device resource.
+    pub fn resource_mmap_info(
+        &self,
+        block: u32,
+        block_id: u32,
+        resource: u32,
+    ) -> Result<ResourceInfo> {
+        let mut arg = ResourceMmapInfo::new_zeroed();
+        arg.block = block;
+        arg.block_id = block_id;
+        arg.resource = resource;
+        // SAFETY: no user addresses.
+        unsafe { ioctl!(self, RESOURCE_MMAP_INFO, &mut arg) }?;
+        Ok(ResourceInfo {
+            offset: arg.offset,
+            size: arg.size,
+        })
+    }
+
+    /// PROGRAM_ENGINE_NC64 (falling back to PROGRAM_ENGINE_NC): DMAs `data` to engine
+    /// address `dst + offset` of core `nc_id`.
+    pub fn program_engine_nc(&self, nc_id: u32, dst: u64, offset: u64, data: &[u8]) -> Result<()> {
+        let buffer = UserPtr::input_slice(data);
+        let size = data.len() as u64;
+        self.compat(
+            Family::ProgramEngineNc,
+            || {
+                let mut arg = ProgramEngineNc64::new_zeroed();
+                arg.nc_id = nc_id;
+                arg.dst = dst;
+                arg.buffer = buffer;
+                arg.size = size;
+                arg.offset = offset;
+                // SAFETY: `buffer` points to `size` readable bytes of `data`.
+                unsafe { ioctl!(self, PROGRAM_ENGINE_NC64, &mut arg) }
+            },
+            || {
+                let cmd = PROGRAM_ENGINE_NC.name();
+                let mut arg = ProgramEngineNc::new_zeroed();
+                arg.nc_id = nc_id;
+                arg.dst = dst;
+                arg.buffer = buffer;
+                arg.size = u32_arg(cmd, "size", size)?;
+                arg.offset = u32_arg(cmd, "offset", offset)?;
+                // SAFETY: as above.
+                unsafe { ioctl!(self, PROGRAM_ENGINE_NC, &mut arg) }
+            },
+        )
+    }
+}
+
+/// The copy, memset and buffer-copy commands go to the fd the device handle captured (the
+/// seed's handle-cached path, §3), not through the per-device cache.
+impl<K: Kernel> DeviceHandle<'_, K> {
     /// MEM_COPY64 (falling back to MEM_COPY): device-side copy between two allocations.
     pub fn mem_copy(
         &self,
@@ -274,7 +373,7 @@ impl<K: Kernel> Device<'_, K> {
     }
 
     /// MEM_BUF_ZEROCOPY64_BATCHES, host to device: every piece of every batch in one call.
-    pub fn mem_buf_copy_batches_to(
+    pub fn mem_buf_zerocopy64_batches_to(
         &self,
         sequence_num: u64,
         h2t_qid: i32,
@@ -290,7 +389,7 @@ impl<K: Kernel> Device<'_, K> {
     }
 
     /// MEM_BUF_ZEROCOPY64_BATCHES, device to host: fills every piece's buffer.
-    pub fn mem_buf_copy_batches_from(
+    pub fn mem_buf_zerocopy64_batches_from(
         &self,
         sequence_num: u64,
         h2t_qid: i32,
@@ -370,101 +469,6 @@ impl<K: Kernel> Device<'_, K> {
             },
         )
     }
-
-    /// MEM_GET_EXTENDED_INFO: location, mmap cookie, physical address, owner and size of an
-    /// allocation; `version` is the struct version the caller speaks.
-    pub fn mem_get_extended_info(
-        &self,
-        mem: MemHandle,
-        version: u32,
-    ) -> Result<MemGetExtendedInfo> {
-        let mut arg = MemGetExtendedInfo::new_zeroed();
-        arg.mem_handle = mem.0;
-        arg.version = version;
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, MEM_GET_EXTENDED_INFO, &mut arg) }?;
-        Ok(arg)
-    }
-
-    /// MEM_MC_GET_INFO_V2 (falling back to MEM_MC_GET_INFO): the mmap cookie of the
-    /// allocation holding physical address `pa`.
-    pub fn mc_get_info(&self, pa: u64) -> Result<McInfo> {
-        self.compat(
-            Family::McGetInfo,
-            || {
-                let mut arg = MemGetMcMmapInfoV2::new_zeroed();
-                arg.pa = pa;
-                // SAFETY: no user addresses.
-                unsafe { ioctl!(self, MEM_MC_GET_INFO_V2, &mut arg) }?;
-                Ok(McInfo {
-                    mmap_offset: arg.mmap_offset,
-                    size: arg.size,
-                    mem_handle: Some(MemHandle(arg.mem_handle)),
-                })
-            },
-            || {
-                let mut arg = MemGetMcMmapInfo::new_zeroed();
-                arg.pa = pa;
-                // SAFETY: no user addresses.
-                unsafe { ioctl!(self, MEM_MC_GET_INFO, &mut arg) }?;
-                Ok(McInfo {
-                    mmap_offset: arg.mmap_offset,
-                    size: arg.size,
-                    mem_handle: None,
-                })
-            },
-        )
-    }
-
-    /// RESOURCE_MMAP_INFO: the mmap cookie and size of a device resource.
-    pub fn resource_mmap_info(
-        &self,
-        block: u32,
-        block_id: u32,
-        resource: u32,
-    ) -> Result<ResourceInfo> {
-        let mut arg = ResourceMmapInfo::new_zeroed();
-        arg.block = block;
-        arg.block_id = block_id;
-        arg.resource = resource;
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, RESOURCE_MMAP_INFO, &mut arg) }?;
-        Ok(ResourceInfo {
-            offset: arg.offset,
-            size: arg.size,
-        })
-    }
-
-    /// PROGRAM_ENGINE_NC64 (falling back to PROGRAM_ENGINE_NC): DMAs `data` to engine
-    /// address `dst + offset` of core `nc_id`.
-    pub fn program_engine_nc(&self, nc_id: u32, dst: u64, offset: u64, data: &[u8]) -> Result<()> {
-        let buffer = UserPtr::input_slice(data);
-        let size = data.len() as u64;
-        self.compat(
-            Family::ProgramEngineNc,
-            || {
-                let mut arg = ProgramEngineNc64::new_zeroed();
-                arg.nc_id = nc_id;
-                arg.dst = dst;
-                arg.buffer = buffer;
-                arg.size = size;
-                arg.offset = offset;
-                // SAFETY: `buffer` points to `size` readable bytes of `data`.
-                unsafe { ioctl!(self, PROGRAM_ENGINE_NC64, &mut arg) }
-            },
-            || {
-                let cmd = PROGRAM_ENGINE_NC.name();
-                let mut arg = ProgramEngineNc::new_zeroed();
-                arg.nc_id = nc_id;
-                arg.dst = dst;
-                arg.buffer = buffer;
-                arg.size = u32_arg(cmd, "size", size)?;
-                arg.offset = u32_arg(cmd, "offset", offset)?;
-                // SAFETY: as above.
-                unsafe { ioctl!(self, PROGRAM_ENGINE_NC, &mut arg) }
-            },
-        )
-    }
 }
 
 impl<'a, K: Kernel> DeviceHandle<'a, K> {
@@ -484,7 +488,7 @@ impl<'a, K: Kernel> DeviceHandle<'a, K> {
 
     /// MEM_MC_GET_INFO(_V2) for `pa`, then mmap of the allocation holding it.
     pub fn map_pa(&self, pa: u64) -> Result<Mapping<'a, K>> {
-        let info = self.mc_get_info(pa)?;
+        let info = self.mem_mc_get_info(pa)?;
         if info.size == 0 {
             let cmd = MEM_MC_GET_INFO_V2.name();
             return Err(Error::OutOfRange {

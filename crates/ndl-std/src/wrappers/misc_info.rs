@@ -7,14 +7,25 @@ use crate::gateway::{Misc, ioctl};
 use crate::ioctl_codes::{
     COMPATIBLE_VERSION, CRWL_NC_RANGE_MARK, CRWL_NC_RANGE_MARK_EXT0, CRWL_NC_RANGE_UNMARK,
     CRWL_NC_RANGE_UNMARK_EXT0, DEVICE_BASIC_INFO, DEVICE_BDF_EXT, DMABUF_FD, DRIVER_INFO_GET,
-    DRIVER_INFO_SET, GET_LOGICAL_TO_PHYSICAL_NC_MAP, HOST_DEVICE_ID_TO_RID_MAP, PRINTK,
+    DRIVER_INFO_SET, GET_LOGICAL_TO_PHYSICAL_NC_MAP, GET_VA_PLACEMENT, HOST_DEVICE_ID_TO_RID_MAP,
+    NC_PID_STATE_DUMP, PRINTK,
 };
 use crate::ioctl_structs::{
     CompatibleVersion, CrwlNcMap, CrwlNcMapExt, DeviceBasicInfo, DeviceBdfExt, DeviceDriverInfo,
-    DmabufFd, GetLogicalToPhysicalNcMap, HostDeviceIdToRidMap, NcMapEntry, Printk, UserPtr,
+    DmabufFd, GetLogicalToPhysicalNcMap, GetVaPlacement, HostDeviceIdToRidMap, NcMapEntry,
+    NcPidStateDump, Printk, UserPtr,
 };
 use crate::kernel::{Kernel, RawFd};
 use crate::wrappers::types::NcRangeMark;
+
+/// GET_VA_PLACEMENT's answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VaPlacement {
+    /// The device whose memory holds the address.
+    pub device_index: u32,
+    /// The HBM channel whose range holds the chunk's device address.
+    pub hbm_index: u32,
+}
 
 /// PRINTK's limit, terminating NUL included.
 pub const PRINTK_MAX: usize = 512;
@@ -31,7 +42,7 @@ impl<K: Kernel> Misc<'_, K> {
     }
 
     /// DEVICE_BASIC_INFO: architecture and revision of the device behind the misc fd.
-    pub fn basic_info(&self) -> Result<DeviceBasicInfo> {
+    pub fn device_basic_info(&self) -> Result<DeviceBasicInfo> {
         let mut arg = DeviceBasicInfo::new_zeroed();
         // SAFETY: no user addresses.
         unsafe { ioctl!(self, DEVICE_BASIC_INFO, &mut arg) }?;
@@ -40,7 +51,7 @@ impl<K: Kernel> Misc<'_, K> {
 
     /// DEVICE_BDF_EXT: domain/bus/slot/function of device `nd_index` (relative to the node
     /// the misc fd is open on).
-    pub fn bdf_ext(&self, nd_index: u32) -> Result<DeviceBdfExt> {
+    pub fn device_bdf_ext(&self, nd_index: u32) -> Result<DeviceBdfExt> {
         let mut arg = DeviceBdfExt::new_zeroed();
         arg.nd_index = nd_index;
         // SAFETY: no user addresses.
@@ -49,7 +60,7 @@ impl<K: Kernel> Misc<'_, K> {
     }
 
     /// DRIVER_INFO_GET: driver architecture, revision, version and feature flags.
-    pub fn driver_info(&self) -> Result<DeviceDriverInfo> {
+    pub fn driver_info_get(&self) -> Result<DeviceDriverInfo> {
         let mut arg = DeviceDriverInfo::new_zeroed();
         // SAFETY: no user addresses.
         unsafe { ioctl!(self, DRIVER_INFO_GET, &mut arg) }?;
@@ -82,7 +93,10 @@ impl<K: Kernel> Misc<'_, K> {
 
     /// GET_LOGICAL_TO_PHYSICAL_NC_MAP: `(mapping_version, entries)`, at most `max_entries`
     /// (<= 128) of them.
-    pub fn logical_to_physical_nc_map(&self, max_entries: u32) -> Result<(u32, Vec<NcMapEntry>)> {
+    pub fn get_logical_to_physical_nc_map(
+        &self,
+        max_entries: u32,
+    ) -> Result<(u32, Vec<NcMapEntry>)> {
         let cmd = GET_LOGICAL_TO_PHYSICAL_NC_MAP.name();
         if max_entries > NC_MAP_MAX_ENTRIES {
             return Err(Error::OutOfRange {
@@ -153,6 +167,48 @@ impl<K: Kernel> Misc<'_, K> {
         // SAFETY: `fd` is writable for the call; `va` is only an address the driver checks.
         unsafe { ioctl!(self, DMABUF_FD, &mut arg) }?;
         Ok(fd)
+    }
+
+    /// NC_PID_STATE_DUMP: asks the driver to log the state of the process owning core
+    /// `nc_id`. `size` is passed as given: the header marks it an input and the reference
+    /// does not say what the handler expects in it.
+    pub fn nc_pid_state_dump(
+        &self,
+        size: u32,
+        nc_id: u32,
+        filter_log_owner: u32,
+        log_dump_limit: u32,
+    ) -> Result<()> {
+        let mut arg = NcPidStateDump {
+            size,
+            nc_id,
+            filter_log_owner,
+            log_dump_limit,
+        };
+        // SAFETY: no user addresses.
+        unsafe { ioctl!(self, NC_PID_STATE_DUMP, &mut arg) }
+    }
+
+    /// GET_VA_PLACEMENT (2.26.5.0): which device and HBM channel hold the device-memory
+    /// chunk mapped at user address `va` in this process (a [`crate::Mapping`]'s address).
+    /// Not found is ENXIO. `va` is only a lookup key: the driver never dereferences it.
+    pub fn get_va_placement(&self, va: u64) -> Result<VaPlacement> {
+        let mut arg = GetVaPlacement::new_zeroed();
+        arg.va = va;
+        // SAFETY: no user addresses the driver accesses.
+        unsafe { ioctl!(self, GET_VA_PLACEMENT, &mut arg) }?;
+        let cmd = GET_VA_PLACEMENT.name();
+        let index = |what, v: i32| {
+            u32::try_from(v).map_err(|_| Error::OutOfRange {
+                cmd,
+                what,
+                value: v as u64,
+            })
+        };
+        Ok(VaPlacement {
+            device_index: index("device_index", arg.device_index)?,
+            hbm_index: index("hbm_index", arg.hbm_index)?,
+        })
     }
 
     /// CRWL_NC_RANGE_MARK (legacy 24-byte form): marks `nc_count` cores in

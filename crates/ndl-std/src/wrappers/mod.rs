@@ -4,18 +4,28 @@
 //! borrows of the right mutability, issues the request through the const-opcode path, and
 //! turns the answer into typed values. A failure names the command.
 
+mod copy_async;
+mod datastore;
 mod device_info;
+mod device_lifecycle;
 mod dma;
+mod firmware;
 mod h2t;
 mod memory;
+mod memory_legacy;
 mod misc_info;
 mod nc;
 mod pod;
+mod registers;
+mod table;
 mod types;
 
+pub use copy_async::{ASYNC_WAIT_HANDLES, AsyncCopy, ZeroCopyAt};
+pub use device_lifecycle::AppsInfo;
 pub use dma::QUEUE_INIT_BATCH_MAX;
 pub use h2t::H2tQueues;
 pub use memory::{BatchFrom, BatchTo, McInfo, OpFrom, OpTo};
-pub use misc_info::{NC_MAP_MAX_ENTRIES, PRINTK_MAX};
+pub use misc_info::{NC_MAP_MAX_ENTRIES, PRINTK_MAX, VaPlacement};
 pub use pod::{PodModes, PodStatusInfo};
+pub use table::{Gateway, WRAPPERS, Wrapper, wrappers_of};
 pub use types::{MemHandle, MemLocation, NcRangeMark, QueueType, ResourceInfo};

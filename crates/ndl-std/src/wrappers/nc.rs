@@ -3,15 +3,19 @@
 
 use crate::error::Result;
 use crate::gateway::{Device, ioctl};
+use zerocopy::FromZeros;
+
 use crate::ioctl_codes::{
-    CRWL_READER_ENTER, CRWL_READER_EXIT, CRWL_WRITER_DOWNGRADE, CRWL_WRITER_ENTER, EVENT_GET,
-    EVENT_SET, HBM_SCRUB_START, HBM_SCRUB_WAIT, NC_RESET, NC_RESET_READY, NOTIFICATIONS_INIT_V2,
-    NOTIFICATIONS_INIT_WITH_REALLOC_V2, Request, SEMAPHORE_DECREMENT, SEMAPHORE_INCREMENT,
-    SEMAPHORE_READ, SEMAPHORE_WRITE,
+    CINIT_SET_STATE, CRWL_READER_ENTER, CRWL_READER_EXIT, CRWL_WRITER_DOWNGRADE, CRWL_WRITER_ENTER,
+    EVENT_GET, EVENT_SET, HBM_SCRUB_START, HBM_SCRUB_WAIT, NC_MODEL_STARTED_COUNT, NC_RESET,
+    NC_RESET_READY, NOTIFICATIONS_DESTROY_V1, NOTIFICATIONS_INIT_V1, NOTIFICATIONS_INIT_V2,
+    NOTIFICATIONS_INIT_WITH_REALLOC_V2, NOTIFICATIONS_QUEUE_INFO, Request, SEMAPHORE_DECREMENT,
+    SEMAPHORE_INCREMENT, SEMAPHORE_READ, SEMAPHORE_WRITE,
 };
 use crate::ioctl_structs::{
-    Crwl, DeviceReady, DeviceReset, Event, HbmScrubStart, HbmScrubWait, NotificationsInitV2,
-    NotificationsInitWithReallocV2, Semaphore, Uuid,
+    CinitSet, Crwl, DeviceReady, DeviceReset, Event, HbmScrubStart, HbmScrubWait,
+    NcModelStartedCount, NotificationsDestroy, NotificationsInitV1, NotificationsInitV2,
+    NotificationsInitWithReallocV2, NotificationsQueueInfo, Semaphore, Uuid,
 };
 use crate::kernel::Kernel;
 use crate::wrappers::types::MemHandle;
@@ -99,6 +103,76 @@ impl<K: Kernel> Device<'_, K> {
         // SAFETY: no user addresses.
         unsafe { ioctl!(self, NOTIFICATIONS_INIT_WITH_REALLOC_V2, &mut arg) }?;
         Ok((arg.mmap_offset, MemHandle(arg.mem_handle)))
+    }
+
+    /// NOTIFICATIONS_INIT_V1 (deprecated layout, still served): allocates a `size`-byte
+    /// notification queue of type `nq_type` for engine `engine_index` of core `nc_id`;
+    /// returns its mmap cookie.
+    pub fn notifications_init_v1(
+        &self,
+        nc_id: u32,
+        nq_type: u32,
+        engine_index: u32,
+        size: u32,
+    ) -> Result<u64> {
+        let mut arg = NotificationsInitV1 {
+            nc_id,
+            nq_type,
+            engine_index,
+            size,
+            mmap_offset: 0,
+        };
+        // SAFETY: no user addresses.
+        unsafe { ioctl!(self, NOTIFICATIONS_INIT_V1, &mut arg) }?;
+        Ok(arg.mmap_offset)
+    }
+
+    /// NOTIFICATIONS_DESTROY_V1: the driver's no-op (queues go with their process).
+    pub fn notifications_destroy_v1(&self, mmap_offset: u64) -> Result<()> {
+        let mut arg = NotificationsDestroy { mmap_offset };
+        // SAFETY: no user addresses.
+        unsafe { ioctl!(self, NOTIFICATIONS_DESTROY_V1, &mut arg) }
+    }
+
+    /// NOTIFICATIONS_QUEUE_INFO: `(head, phase_bit)` of a queue. The driver's handler is a
+    /// stub that refuses every call (EPERM); wrapped so the command is reachable.
+    pub fn notifications_queue_info(
+        &self,
+        nq_dev_id: u8,
+        nq_dev_type: u8,
+        nq_type: u8,
+        engine_index: u8,
+    ) -> Result<(u32, u32)> {
+        let mut arg = NotificationsQueueInfo::new_zeroed();
+        arg.nq_dev_id = nq_dev_id;
+        arg.nq_dev_type = nq_dev_type;
+        arg.nq_type = nq_type;
+        arg.engine_index = engine_index;
+        // SAFETY: no user addresses.
+        unsafe { ioctl!(self, NOTIFICATIONS_QUEUE_INFO, &mut arg) }?;
+        Ok((arg.head, arg.phase_bit))
+    }
+
+    /// CINIT_SET_STATE: moves core `nc_id`'s init state machine to `state`; returns the
+    /// state the driver reports back (`new_state`).
+    pub fn cinit_set_state(&self, nc_id: u32, state: u32) -> Result<u32> {
+        let mut arg = CinitSet {
+            nc_id,
+            state,
+            new_state: 0,
+        };
+        // SAFETY: no user addresses.
+        unsafe { ioctl!(self, CINIT_SET_STATE, &mut arg) }?;
+        Ok(arg.new_state)
+    }
+
+    /// NC_MODEL_STARTED_COUNT: how many models core `nc_id` has started.
+    pub fn nc_model_started_count(&self, nc_id: u32) -> Result<u64> {
+        let mut arg = NcModelStartedCount::new_zeroed();
+        arg.nc_id = nc_id;
+        // SAFETY: no user addresses.
+        unsafe { ioctl!(self, NC_MODEL_STARTED_COUNT, &mut arg) }?;
+        Ok(arg.started_count)
     }
 
     /// NC_RESET: resets the cores in `nc_map`; returns the request id to wait on.
