@@ -288,4 +288,8 @@ pub struct ServeArgs {
     /// Number of devices.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub devices: u32,
+    /// Memory of each device model: bytes per HBM channel, and of host memory (e.g. 256MiB;
+    /// a copy needs its size twice over).
+    #[arg(long, default_value = "256MiB", value_parser = parse_size_arg)]
+    pub memory: u64,
 }

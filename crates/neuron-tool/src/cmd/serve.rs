@@ -6,7 +6,7 @@
 
 use std::io::Write;
 
-use ndl_emu::EmulatedKernel;
+use ndl_emu::{DeviceConfig, EmulatedKernel};
 use ndl_fuse::{EmulatedBackend, Server, Termination};
 
 use crate::cli::ServeArgs;
@@ -19,7 +19,15 @@ pub fn run(a: &ServeArgs, out: &mut impl Write) -> Result<()> {
         device: a.mount.display().to_string(),
         why,
     };
-    let kernel = EmulatedKernel::new(generation, a.devices).map_err(|e| fail(e.to_string()))?;
+    let devices = (0..a.devices)
+        .map(|i| {
+            let mut c = DeviceConfig::numbered(generation, i);
+            c.memory.hbm_bytes_per_channel = a.memory;
+            c.memory.host_bytes = a.memory;
+            c
+        })
+        .collect();
+    let kernel = EmulatedKernel::with_devices(devices).map_err(|e| fail(e.to_string()))?;
     // Before any thread starts: the workers inherit the blocked signals, so they arrive
     // at `wait` below instead of killing the process with the mount in place.
     let termination = Termination::block().map_err(|e| fail(format!("signal mask: {e}")))?;
