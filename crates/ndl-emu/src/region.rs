@@ -52,6 +52,12 @@ impl EmulatedRegion {
         usize::try_from(self.at(offset, 4)?).ok()
     }
 
+    /// Whether the driver would have mapped this read-only (another process's chunk, a
+    /// RESOURCE_ALL special resource): writes through it are dropped.
+    pub fn is_read_only(&self) -> bool {
+        self.read_only
+    }
+
     /// The device index this region belongs to.
     pub fn device_index(&self) -> u32 {
         self.index

@@ -1,30 +1,345 @@
-//! The driver-style copy (ndl-std's default path) over the emulated kernel.
+//! ndl-std's driver-style copy (the default path, `reference/dma-path.md`) over the
+//! emulated kernel: every generation, both deliveries, sizes from 1 B to 64 MiB, every
+//! barrier, ring wrap, the driver's refusals, and teardown on every error path.
 
-use ndl_emu::{EmulatedKernel, driver_copy};
-use ndl_std::copy::{CopyOptions, Delivery, QueueChoice};
-use ndl_std::{Generation, Ndl};
-use udma_desc::QueueId;
+use std::sync::Arc;
+
+use khal::Arch;
+use ndl_emu::{DeviceConfig, EmulatedKernel, HOST_PHYS_BASE, driver_copy};
+use ndl_std::copy::{CopyError, CopyOptions, Delivery, QueueChoice};
+use ndl_std::ioctl_codes::{DMA_QUEUE_INIT, DMA_QUEUE_RELEASE, H2T_DMA_FREE_QUEUES, MEM_FREE};
+use ndl_std::testing::Recording;
+use ndl_std::{AccessMode, Errno, Error, Generation, Kernel, MemLocation, Ndl};
+use neuron_emu::MemoryConfig;
+use udma_desc::{Barrier, QueueId};
+
+const GENERATIONS: [Generation; 3] = [Generation::V2, Generation::V3, Generation::V4];
+const DELIVERIES: [Delivery; 2] = [Delivery::Mmap, Delivery::CopyDescriptors];
 
 fn pattern(len: usize, seed: u8) -> Vec<u8> {
     (0..len)
-        .map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed))
+        .map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed) ^ (i >> 16) as u8)
         .collect()
 }
 
+fn kernel(g: Generation) -> EmulatedKernel {
+    EmulatedKernel::new(g, 1).unwrap()
+}
+
+/// One device of `g` with room for `bytes` in one HBM channel and in host memory.
+fn big_kernel(g: Generation, bytes: u64) -> EmulatedKernel {
+    let slack = 8 << 20;
+    EmulatedKernel::with_devices(vec![DeviceConfig {
+        memory: MemoryConfig {
+            hbm_bytes_per_channel: bytes + slack,
+            host_bytes: bytes + slack,
+            host_phys_base: HOST_PHYS_BASE,
+        },
+        ..DeviceConfig::numbered(g, 0)
+    }])
+    .unwrap()
+}
+
+fn options(delivery: Delivery) -> CopyOptions {
+    CopyOptions {
+        delivery,
+        ..CopyOptions::default()
+    }
+}
+
 #[test]
-fn smoke_core_engine() {
-    let ndl = Ndl::with_kernel(EmulatedKernel::new(Generation::V3, 1).unwrap());
+fn copies_on_every_generation_with_both_deliveries() {
+    // 1 B, one page and a byte, exactly one descriptor, one byte more, several.
+    let sizes = [1usize, 4097, 65_536, 65_537, 300_000];
+    for g in GENERATIONS {
+        let ndl = Ndl::with_kernel(kernel(g));
+        let dev = ndl.open_device(0).unwrap();
+        for delivery in DELIVERIES {
+            for (i, &n) in sizes.iter().enumerate() {
+                let data = pattern(n, i as u8);
+                let r = driver_copy(&dev, &data, &options(delivery))
+                    .unwrap_or_else(|e| panic!("{g:?} {delivery:?} {n} B: {e}"));
+                assert_eq!(r.generation, g);
+                assert_eq!(r.bytes, n as u64);
+                assert_eq!(r.descriptors, (n as u64).div_ceil(65_536));
+                assert_eq!(r.batches, 1);
+            }
+        }
+        // Nothing left behind: every mapping undone.
+        assert_eq!(ndl.kernel().mappings(), 0, "{g:?}");
+    }
+}
+
+#[test]
+fn copies_between_every_pair_of_locations() {
+    let hbm = MemLocation::Device {
+        channel: 0,
+        region: 0,
+    };
+    for (src, dst) in [
+        (MemLocation::Host, hbm),
+        (hbm, MemLocation::Host),
+        (MemLocation::Host, MemLocation::Host),
+        (hbm, hbm),
+    ] {
+        let ndl = Ndl::with_kernel(kernel(Generation::V3));
+        let dev = ndl.open_device(0).unwrap();
+        let o = CopyOptions {
+            src,
+            dst,
+            ..CopyOptions::default()
+        };
+        let data = pattern(100_000, 9);
+        driver_copy(&dev, &data, &o).unwrap_or_else(|e| panic!("{src:?} -> {dst:?}: {e}"));
+    }
+}
+
+#[test]
+fn sixty_four_mib_verified_byte_for_byte() {
+    let n = 64usize << 20;
+    let ndl = Ndl::with_kernel(big_kernel(Generation::V3, n as u64));
     let dev = ndl.open_device(0).unwrap();
-    for delivery in [Delivery::Mmap, Delivery::CopyDescriptors] {
+    let data = pattern(n, 0x5a);
+    let r = driver_copy(&dev, &data, &CopyOptions::default()).unwrap();
+    // 1024 pairs; a 256-entry ring takes 240 entries a batch, one of them the marker pair.
+    assert_eq!((r.bytes, r.descriptors, r.batches), (n as u64, 1024, 5));
+}
+
+#[test]
+fn every_barrier_where_the_arch_has_it() {
+    for g in GENERATIONS {
+        let ndl = Ndl::with_kernel(Recording::new(kernel(g)));
+        let dev = ndl.open_device(0).unwrap();
+        for barrier in [
+            Barrier::None,
+            Barrier::Dmb,
+            Barrier::WriteBarrier,
+            Barrier::Sow,
+        ] {
+            let o = CopyOptions {
+                barrier,
+                ..CopyOptions::default()
+            };
+            let data = pattern(70_000, barrier.raw() as u8);
+            let allocs = ndl.kernel().live_allocations().len();
+            let r = driver_copy(&dev, &data, &o);
+            if barrier == Barrier::Sow && g == Generation::V2 {
+                // V2 has no strong-ordered write: refused before anything is allocated.
+                assert_eq!(
+                    r,
+                    Err(CopyError::Desc(udma_desc::Error::StrongOrderUnsupported))
+                );
+                assert_eq!(ndl.kernel().live_allocations().len(), allocs);
+            } else {
+                assert_eq!(r.unwrap().descriptors, 2, "{g:?} {barrier:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn rings_wrap_and_keep_their_ring_ids() {
+    for g in GENERATIONS {
+        for delivery in DELIVERIES {
+            let ndl = Ndl::with_kernel(kernel(g));
+            let dev = ndl.open_device(0).unwrap();
+            // 32-entry rings take 16 entries a batch (15 data pairs + the marker pair):
+            // 50 pairs are 4 batches, 64 entries, so both rings wrap twice (ring ids
+            // 1 -> 2 -> 3); a wrong ring id would stop the model's engine.
+            let o = CopyOptions {
+                ring_entries: 32,
+                delivery,
+                ..CopyOptions::default()
+            };
+            let data = pattern(50 * 65_536 - 7, 3);
+            let r = driver_copy(&dev, &data, &o).unwrap_or_else(|e| panic!("{g:?}: {e}"));
+            assert_eq!((r.descriptors, r.batches), (50, 4), "{g:?} {delivery:?}");
+        }
+    }
+}
+
+#[test]
+fn a_core_engine_queue_works_and_driver_owned_h2t_queues_are_refused() {
+    for g in GENERATIONS {
+        let ndl = Ndl::with_kernel(kernel(g));
+        let dev = ndl.open_device(0).unwrap();
+        let scalars = match g {
+            Generation::V2 => khal_sunda::Sunda::SCALARS,
+            Generation::V3 => khal_cayman::Cayman::SCALARS,
+            _ => khal_mariana::Mariana::SCALARS,
+        };
         let o = CopyOptions {
             queue: QueueChoice::CoreEngine {
-                engine: 4,
-                queue: QueueId::new(3).unwrap(),
+                engine: 5,
+                queue: QueueId::new(2).unwrap(),
             },
+            ..CopyOptions::default()
+        };
+        driver_copy(&dev, &pattern(90_000, 1), &o).unwrap();
+        // The H2T engine's default queue carries the driver's own copies: EALREADY.
+        let h2t = u32::from(scalars.h2t_engine_id(0).unwrap());
+        let default_q = scalars.h2t_default_queue(0).unwrap();
+        let o = CopyOptions {
+            queue: QueueChoice::CoreEngine {
+                engine: h2t,
+                queue: QueueId::new(default_q).unwrap(),
+            },
+            ..CopyOptions::default()
+        };
+        assert_eq!(
+            driver_copy(&dev, b"x", &o),
+            Err(CopyError::Ndl(Error::Ioctl {
+                cmd: DMA_QUEUE_INIT.name(),
+                errno: Errno::ALREADY
+            })),
+            "{g:?}"
+        );
+    }
+}
+
+#[test]
+fn h2t_service_queues_are_given_back() {
+    let ndl = Ndl::with_kernel(Recording::new(kernel(Generation::V3)));
+    let dev = ndl.open_device(0).unwrap();
+    for nc in [0u32, 1, 7] {
+        let o = CopyOptions {
+            queue: QueueChoice::H2tService { nc },
+            ..CopyOptions::default()
+        };
+        driver_copy(&dev, &pattern(5000, 2), &o).unwrap();
+    }
+    assert!(ndl.kernel().live_h2t_queues().is_empty());
+    assert!(ndl.kernel().live_allocations().is_empty());
+    // A core V3 does not have (8 cores): refused by khal's range check before the driver
+    // is asked, nothing left allocated.
+    let o = CopyOptions {
+        queue: QueueChoice::H2tService { nc: 8 },
+        ..CopyOptions::default()
+    };
+    assert!(matches!(
+        driver_copy(&dev, b"x", &o),
+        Err(CopyError::Ndl(Error::OutOfRange { what: "nc_id", .. }))
+    ));
+    assert!(ndl.kernel().live_allocations().is_empty());
+}
+
+/// Teardown calls are never failed here: a failed free is what a leak looks like.
+fn teardown(code: u32) -> bool {
+    [
+        MEM_FREE.code(),
+        H2T_DMA_FREE_QUEUES.code(),
+        DMA_QUEUE_RELEASE.code(),
+    ]
+    .contains(&code)
+}
+
+#[test]
+fn every_allocation_is_freed_on_every_error_path() {
+    for delivery in DELIVERIES {
+        // The full call sequence of a two-batch copy.
+        let o = CopyOptions {
+            ring_entries: 32,
             delivery,
             ..CopyOptions::default()
         };
-        let r = driver_copy(&dev, &pattern(200_000, 3), &o).unwrap();
-        assert_eq!(r.descriptors, 4);
+        let data = pattern(20 * 65_536, 4);
+        let ndl = Ndl::with_kernel(Recording::new(kernel(Generation::V4)));
+        let dev = ndl.open_device(0).unwrap();
+        driver_copy(&dev, &data, &o).unwrap();
+        let codes = ndl.kernel().codes();
+        drop(dev);
+        drop(ndl);
+        let mut tried = 0;
+        for (i, &code) in codes.iter().enumerate() {
+            if teardown(code) {
+                continue;
+            }
+            let nth = codes[..i].iter().filter(|c| **c == code).count();
+            let ndl = Ndl::with_kernel(Recording::new(kernel(Generation::V4)));
+            ndl.kernel().fail(code, nth, Errno::IO);
+            let dev = ndl.open_device(0).unwrap();
+            let err = driver_copy(&dev, &data, &o).unwrap_err();
+            assert!(
+                matches!(
+                    err,
+                    CopyError::Ndl(Error::Ioctl {
+                        errno: Errno::IO,
+                        ..
+                    })
+                ),
+                "call {i} ({code:#x}): {err}"
+            );
+            let k = ndl.kernel();
+            assert!(
+                k.live_allocations().is_empty(),
+                "call {i}: {:?}",
+                k.events()
+            );
+            assert!(k.live_h2t_queues().is_empty(), "call {i}");
+            assert_eq!(k.inner().mappings(), 0, "call {i}");
+            tried += 1;
+        }
+        assert!(tried > 20, "{tried} failure points");
     }
+}
+
+#[test]
+fn a_process_that_did_not_attach_is_refused() {
+    let k = Arc::new(kernel(Generation::V3));
+    let ndl = Ndl::with_kernel(Arc::clone(&k));
+    let dev = ndl.open_device(0).unwrap();
+    // A forked child using its parent's fd: the attach-checked DMA_QUEUE_INIT says EACCES.
+    let child = std::process::id() + 1;
+    let r =
+        EmulatedKernel::as_process(child, || driver_copy(&dev, b"abc", &CopyOptions::default()));
+    assert_eq!(
+        r,
+        Err(CopyError::Ndl(Error::Ioctl {
+            cmd: DMA_QUEUE_INIT.name(),
+            errno: Errno::ACCESS
+        }))
+    );
+}
+
+#[test]
+fn dma_commands_on_a_free_access_fd_are_einval() {
+    let k = kernel(Generation::V3);
+    let fd = k
+        .open(std::path::Path::new("/dev/neuron0"), AccessMode::WriteOnly)
+        .unwrap();
+    let mut init = ndl_std::ioctl_structs::DmaQueueInit {
+        eng_id: 0,
+        qid: 0,
+        tx_desc_count: 32,
+        rx_desc_count: 32,
+        tx_handle: 0,
+        rx_handle: 0,
+        rxc_handle: 0,
+        axi_port: 0,
+        _pad44: [0; 4],
+    };
+    // SAFETY: `init` is the 48-byte struct DMA_QUEUE_INIT copies.
+    let r = unsafe { k.ioctl::<{ DMA_QUEUE_INIT.code() }>(fd, (&raw mut init).cast()) };
+    assert_eq!(r, Err(Errno::INVAL));
+    // SAFETY: `fd` came from `open`.
+    unsafe { k.close(fd) };
+}
+
+#[test]
+fn the_register_level_path_is_refused_by_default() {
+    let ndl = Ndl::with_kernel(kernel(Generation::V3));
+    let dev = ndl.open_device(0).unwrap();
+    let r = ndl_emu::register_copy(
+        &dev,
+        b"registers",
+        &ndl_std::copy::register_level::RegisterOptions::default(),
+    );
+    assert_eq!(
+        r,
+        Err(CopyError::Ndl(Error::Ioctl {
+            cmd: ndl_std::ioctl_codes::RESOURCE_MMAP_INFO.name(),
+            errno: Errno::INVAL
+        }))
+    );
+    assert!(ndl.kernel().mappings() == 0);
 }

@@ -43,6 +43,8 @@ mod ndl;
 mod real_kernel;
 pub mod returns;
 mod sync;
+#[cfg(feature = "test-utils")]
+pub mod testing;
 mod wrappers;
 
 pub use compat::{CompatLatch, Family};

@@ -1,0 +1,218 @@
+//! BAR_WRITE against the driver's write-block list, and mmap against the driver's three
+//! paths, per arch, driven by the tables the crate ships (copies of
+//! `reference/bar0-write-block.tsv` and `reference/mmap-special.tsv`).
+
+use std::path::Path;
+
+use ndl_emu::{DeviceConfig, EmulatedKernel, bar0_block, mmap_special};
+use ndl_std::ioctl_codes::{BAR_READ, BAR_WRITE};
+use ndl_std::ioctl_structs::{BarRw, UserPtr};
+use ndl_std::{AccessMode, Errno, Error, Generation, Kernel, MemLocation, Ndl, RawFd};
+
+const GENERATIONS: [Generation; 3] = [Generation::V2, Generation::V3, Generation::V4];
+
+struct Bar {
+    k: EmulatedKernel,
+    fd: RawFd,
+    base: u64,
+}
+
+impl Bar {
+    fn new(g: Generation) -> Self {
+        let k = EmulatedKernel::new(g, 1).unwrap();
+        let base = {
+            let ndl = Ndl::with_kernel(&k);
+            ndl.device(0).unwrap().info().unwrap().bar_address[0]
+        };
+        let fd = k
+            .open(Path::new("/dev/neuron0"), AccessMode::ReadWrite)
+            .unwrap();
+        Self { k, fd, base }
+    }
+
+    fn rw<const REQ: u32>(&self, offsets: &[u64], data: &mut [u32]) -> Result<i32, Errno> {
+        let mut addrs: Vec<u64> = offsets.iter().map(|o| self.base + o).collect();
+        let mut arg = BarRw {
+            bar: 0,
+            _pad4: [0; 4],
+            address: UserPtr::input_slice(&addrs[..]),
+            data: UserPtr::output_slice(data),
+            count: offsets.len() as u32,
+            _pad28: [0; 4],
+        };
+        // SAFETY: `arg` is the 32-byte struct; its arrays hold `count` entries and outlive
+        // the call.
+        let r = unsafe { self.k.ioctl::<REQ>(self.fd, (&raw mut arg).cast()) };
+        addrs.clear();
+        r
+    }
+
+    fn write(&self, offsets: &[u64], values: &[u32]) -> Result<i32, Errno> {
+        let mut v = values.to_vec();
+        self.rw::<{ BAR_WRITE.code() }>(offsets, &mut v)
+    }
+
+    fn read(&self, offset: u64) -> u32 {
+        let mut v = [0u32];
+        self.rw::<{ BAR_READ.code() }>(&[offset], &mut v).unwrap();
+        v[0]
+    }
+}
+
+impl Drop for Bar {
+    fn drop(&mut self) {
+        // SAFETY: `fd` came from `open` and is not used again.
+        unsafe { self.k.close(self.fd) };
+    }
+}
+
+/// A 4-byte aligned offset near `start` that the table does not block.
+fn allowed_near(g: Generation, start: u64) -> u64 {
+    (1..)
+        .map(|i| start + 4 * i)
+        .find(|o| !bar0_block::is_blocked(g, *o))
+        .unwrap()
+}
+
+#[test]
+fn bar_write_refuses_every_blocked_range_and_accepts_its_neighbours() {
+    for g in GENERATIONS {
+        let bar = Bar::new(g);
+        let rows: Vec<_> = bar0_block::ranges(g).collect();
+        // The table's row counts (bar-README.md: 34 engines on V2, 132 on V3/V4, two
+        // directions each, plus 5 mailbox words).
+        let expected = if g == Generation::V2 {
+            34 * 2 + 5
+        } else {
+            132 * 2 + 5
+        };
+        assert_eq!(rows.len(), expected, "{g:?}");
+        let words: usize = rows.iter().map(|r| r.blocked().count()).sum();
+        let total = if g == Generation::V2 { 5_445 } else { 21_125 };
+        assert_eq!(words, total, "{g:?}: blocked words (bar-README.md totals)");
+        for r in rows {
+            let first = r.start + r.offsets[0];
+            let last = r.blocked().last().unwrap();
+            for off in [first, last] {
+                let before = bar.read(off);
+                assert_eq!(
+                    bar.write(&[off], &[before ^ 0xA5A5_0000]),
+                    Err(Errno::INVAL),
+                    "{g:?} {} {off:#x}",
+                    r.kind
+                );
+                assert_eq!(bar.read(off), before, "nothing written at {off:#x}");
+            }
+            // An unaligned offset is never blocked (exact equality), nor is its neighbour.
+            assert!(!bar0_block::is_blocked(g, first + 1));
+            let ok = allowed_near(g, r.start);
+            assert_eq!(bar.write(&[ok], &[0x5a5a_0000]), Ok(0), "{g:?} {ok:#x}");
+        }
+    }
+}
+
+#[test]
+fn bar_write_stops_at_the_first_refused_entry() {
+    let g = Generation::V3;
+    let bar = Bar::new(g);
+    let r = bar0_block::ranges(g).next().unwrap();
+    let blocked = r.start + r.offsets[0];
+    let (a, b) = (allowed_near(g, r.start), allowed_near(g, blocked + 0x100));
+    let (a0, b0) = (bar.read(a), bar.read(b));
+    assert_eq!(
+        bar.write(&[a, blocked, b], &[a0 ^ 1, 7, b0 ^ 1]),
+        Err(Errno::INVAL)
+    );
+    assert_eq!(bar.read(a), a0 ^ 1, "the entry before is written");
+    assert_eq!(bar.read(b), b0, "the entry after is not");
+    // Outside the BAR0 mapping: EINVAL too.
+    let size = {
+        let ndl = Ndl::with_kernel(&bar.k);
+        ndl.device(0).unwrap().info().unwrap().bar_size[0]
+    };
+    assert_eq!(bar.write(&[size], &[0]), Err(Errno::INVAL));
+}
+
+#[test]
+fn mmap_serves_every_special_resource_exactly_and_read_only_where_the_driver_says() {
+    for g in GENERATIONS {
+        let ndl = Ndl::with_kernel(EmulatedKernel::new(g, 1).unwrap());
+        let h = ndl.open_device(0).unwrap();
+        let entries: Vec<_> = mmap_special::entries(g).collect();
+        let n = match g {
+            Generation::V2 => 16,
+            _ => 52,
+        };
+        assert_eq!(entries.len(), n, "{g:?}: mmap-special.tsv rows");
+        for sp in entries {
+            let info = h
+                .resource_mmap_info(sp.block, sp.block_id, sp.resource)
+                .unwrap();
+            // The first entry with this key answers (mmap-README.md).
+            let first = mmap_special::lookup(g, sp.block, sp.block_id, sp.resource).unwrap();
+            assert_eq!((info.offset, info.size), (first.offset, first.size));
+            let m = h.map(sp.offset, sp.size).unwrap();
+            assert_eq!(m.region().is_read_only(), sp.read_only, "{g:?} {sp:?}");
+            // Any other length is no entry: EPERM without CAP_SYS_RAWIO.
+            assert!(matches!(
+                h.map(sp.offset, sp.size / 2),
+                Err(Error::Mmap {
+                    errno: Errno::PERM,
+                    ..
+                })
+            ));
+        }
+    }
+}
+
+#[test]
+fn raw_device_memory_needs_the_privileged_option() {
+    let raw = 0x10_0000u64;
+    let plain = Ndl::with_kernel(EmulatedKernel::new(Generation::V3, 1).unwrap());
+    assert!(matches!(
+        plain.open_device(0).unwrap().map(raw, 4096),
+        Err(Error::Mmap {
+            errno: Errno::PERM,
+            ..
+        })
+    ));
+    let root = Ndl::with_kernel(
+        EmulatedKernel::with_devices(vec![
+            DeviceConfig::numbered(Generation::V3, 0).with_privileged(true),
+        ])
+        .unwrap(),
+    );
+    assert!(root.open_device(0).unwrap().map(raw, 4096).is_ok());
+}
+
+#[test]
+fn chunks_map_whole_and_another_process_s_chunk_read_only() {
+    let ndl = Ndl::with_kernel(EmulatedKernel::new(Generation::V2, 1).unwrap());
+    let h = ndl.open_device(0).unwrap();
+    let mem = h.mem_alloc(8192, 0, MemLocation::Host, 0).unwrap();
+    let info = h.mem_get_extended_info(mem, 0).unwrap();
+    assert_eq!(info.size, 8192);
+    // The mapping length must be the chunk's.
+    assert!(matches!(
+        h.map(info.mmap_offset, 4096),
+        Err(Error::Mmap {
+            errno: Errno::PERM,
+            ..
+        })
+    ));
+    let mine = h.map(info.mmap_offset, 8192).unwrap();
+    mine.write_bytes(0, b"mine").unwrap();
+    // The same chunk mapped by another (attached) process is read-only.
+    let other = std::process::id() + 7;
+    EmulatedKernel::as_process(other, || {
+        let h2 = ndl.open_device(0).unwrap();
+        let theirs = h2.map(info.mmap_offset, 8192).unwrap();
+        let mut b = [0u8; 4];
+        theirs.read_bytes(0, &mut b).unwrap();
+        assert_eq!(&b, b"mine");
+        assert!(theirs.write_bytes(0, b"evil").is_err());
+    });
+    let mut b = [0u8; 4];
+    mine.read_bytes(0, &mut b).unwrap();
+    assert_eq!(&b, b"mine");
+}
