@@ -12,7 +12,7 @@ use ndl_std::ioctl_structs::BarRw;
 
 use crate::bar0_block;
 use crate::state::DeviceState;
-use crate::user::{read_user, write_user};
+use crate::user::UserMemory;
 
 /// The BAR0 kernel mapping address DEVICE_INFO reports for device `index` (synthetic: a
 /// kernel address user space only passes back).
@@ -27,13 +27,9 @@ fn offset(d: &DeviceState, index: u32, a: u64) -> Option<u64> {
 }
 
 /// Reads the `count` user addresses of `a`.
-///
-/// # Safety
-/// `a.address` is valid for reading `count` u64s.
-unsafe fn addresses(a: &BarRw, count: usize) -> Result<Vec<u64>, Errno> {
+fn addresses(mem: &dyn UserMemory, a: &BarRw, count: usize) -> Result<Vec<u64>, Errno> {
     let n = count.checked_mul(8).ok_or(Errno::NOMEM)?;
-    // SAFETY: forwarded.
-    let bytes = unsafe { read_user(a.address.addr(), n) }?;
+    let bytes = mem.copy_in_bytes(a.address.addr(), n)?;
     Ok(bytes
         .chunks_exact(8)
         .map(|c| {
@@ -46,18 +42,19 @@ unsafe fn addresses(a: &BarRw, count: usize) -> Result<Vec<u64>, Errno> {
 
 /// BAR_READ: bar 0 or 2 (both read through the BAR0 mapping); every address checked before
 /// any read; no count cap (the emulator, like QEMU, has none).
-///
-/// # Safety
-/// The user arrays of `a` are valid for `count` entries (bar 2: one address).
-pub(crate) unsafe fn bar_read(d: &DeviceState, index: u32, a: &BarRw) -> Result<(), Errno> {
+pub(crate) fn bar_read(
+    mem: &dyn UserMemory,
+    d: &DeviceState,
+    index: u32,
+    a: &BarRw,
+) -> Result<(), Errno> {
     if a.bar != 0 && a.bar != 2 {
         return Err(Errno::INVAL);
     }
     let count = usize::try_from(a.count).map_err(|_| Errno::INVAL)?;
     // Bar 2 copies in one address and walks `count` entries of it.
     let copied = if a.bar == 2 { count.min(1) } else { count };
-    // SAFETY: forwarded.
-    let addrs = unsafe { addresses(a, copied) }?;
+    let addrs = addresses(mem, a, copied)?;
     let offsets = (0..count)
         .map(|i| {
             let a = addrs
@@ -73,24 +70,23 @@ pub(crate) unsafe fn bar_read(d: &DeviceState, index: u32, a: &BarRw) -> Result<
         let off = usize::try_from(off).map_err(|_| Errno::INVAL)?;
         out.extend_from_slice(&d.emu.read32(off).to_ne_bytes());
     }
-    // SAFETY: forwarded.
-    unsafe { write_user(a.data.addr(), &out) }
+    mem.write(a.data.addr(), &out)
 }
 
 /// BAR_WRITE: bar 0 only; each entry in range and not write-blocked, else EINVAL with the
 /// earlier entries written.
-///
-/// # Safety
-/// The user arrays of `a` are valid for `count` entries.
-pub(crate) unsafe fn bar_write(d: &DeviceState, index: u32, a: &BarRw) -> Result<(), Errno> {
+pub(crate) fn bar_write(
+    mem: &dyn UserMemory,
+    d: &DeviceState,
+    index: u32,
+    a: &BarRw,
+) -> Result<(), Errno> {
     if a.bar != 0 {
         return Err(Errno::INVAL);
     }
     let count = usize::try_from(a.count).map_err(|_| Errno::INVAL)?;
-    // SAFETY: forwarded.
-    let values = unsafe { read_user(a.data.addr(), count.checked_mul(4).ok_or(Errno::NOMEM)?) }?;
-    // SAFETY: forwarded.
-    let addrs = unsafe { addresses(a, count) }?;
+    let values = mem.copy_in_bytes(a.data.addr(), count.checked_mul(4).ok_or(Errno::NOMEM)?)?;
+    let addrs = addresses(mem, a, count)?;
     let g = d.facts.generation;
     for (addr, value) in addrs.iter().zip(values.chunks_exact(4)) {
         let off = offset(d, index, *addr).ok_or(Errno::INVAL)?;

@@ -2,7 +2,7 @@
 
 use core::ffi::c_int;
 
-use zerocopy::{FromBytes, FromZeros};
+use zerocopy::FromZeros;
 
 use ndl_std::Errno;
 use ndl_std::MemLocation;
@@ -35,7 +35,7 @@ const MAX_ENG_ID: u32 = 132;
 use super::arch::{EngineAnswer, EngineOp};
 use super::resource;
 use super::state::{Backing, Call, DeviceState, Object, QueueRec, RingRec, State};
-use super::user::{read_arg, read_user, read_user_value, write_arg, write_user};
+use super::user::UserMemory;
 
 fn dev<'a>(st: &'a mut State, call: &Call) -> Result<&'a mut DeviceState, Errno> {
     st.device_mut(call.device).ok_or(Errno::NODEV)
@@ -71,493 +71,489 @@ fn settable_state(v: u32) -> Result<UdmaState, Errno> {
 }
 
 /// Handlers matched by exact cmd.
-///
-/// # Safety
-/// `call.arg` and the user addresses in it satisfy the `Kernel::ioctl` contract.
-pub(super) unsafe fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> {
+pub(super) fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> {
     let c = call.code;
     let arg = call.arg;
+    let mem = call.mem;
     let tgid = call.tgid;
-    // SAFETY: (whole body) every `read_arg::<T>` / `write_arg` copies exactly the struct the
     // matched command names, at the address the caller vouched for; user addresses inside
     // it are the caller's too.
-    unsafe {
-        if c == DEVICE_RESET.code() || c == DEVICE_INIT.code() || c == DEVICE_RELEASE.code() {
-            return Ok(0);
+    if c == DEVICE_RESET.code() || c == DEVICE_INIT.code() || c == DEVICE_RELEASE.code() {
+        return Ok(0);
+    }
+    if c == DEVICE_READY.code() || c == DEVICE_RESET_STATUS.code() {
+        mem.copy_out(arg, &1u8)?;
+        return Ok(0);
+    }
+    if c == DEVICE_APP_PID.code() {
+        let pid = dev(st, call)?.first_attached().map_or(-1, |p| p as i32);
+        mem.copy_out(arg, &pid)?;
+        return Ok(0);
+    }
+    if c == DEVICE_INFO.code() {
+        let d = dev(st, call)?;
+        let mut info = DeviceInfo::new_zeroed();
+        info.architecture = d.facts.generation.number().into();
+        info.revision = d.config.revision;
+        let hbm: u64 = d.emu.with_memory(|m| {
+            m.regions()
+                .iter()
+                .filter(|r| r.kind() != RegionKind::Host)
+                .map(|r| r.size())
+                .sum()
+        });
+        info.bar_size = [d.bar0_size, hbm];
+        info.bar_address = [super::bar_rw::bar0_kva(call.device), 0];
+        mem.copy_out(arg, &info)?;
+        return Ok(0);
+    }
+    if c == BAR_READ.code() {
+        let a: BarRw = mem.copy_in(arg)?;
+        super::bar_rw::bar_read(mem, dev(st, call)?, call.device, &a)?;
+        return Ok(0);
+    }
+    if c == BAR_WRITE.code() {
+        let a: BarRw = mem.copy_in(arg)?;
+        super::bar_rw::bar_write(mem, dev(st, call)?, call.device, &a)?;
+        return Ok(0);
+    }
+    if c == H2T_DMA_ALLOC_QUEUES.code() {
+        let mut a: H2tDmaAllocQueues = mem.copy_in(arg)?;
+        super::h2t::alloc(dev(st, call)?, &mut a, tgid)?;
+        mem.copy_out(arg, &a)?;
+        return Ok(0);
+    }
+    if c == H2T_DMA_FREE_QUEUES.code() {
+        let a: H2tDmaFreeQueues = mem.copy_in(arg)?;
+        super::h2t::free(dev(st, call)?, &a)?;
+        return Ok(0);
+    }
+    if c == DEVICE_BDF.code() {
+        let d = dev(st, call)?;
+        let mut bdf = DeviceBdf::new_zeroed();
+        bdf.bus_number = d.config.bus;
+        bdf.slot = d.config.slot;
+        bdf.func = d.config.func;
+        mem.copy_out(arg, &bdf)?;
+        return Ok(0);
+    }
+    if c == HOST_DEVICE_ID.code() {
+        let id = dev(st, call)?.config.host_device_id;
+        mem.copy_out(arg, &HostDeviceId { host_device_id: id })?;
+        return Ok(0);
+    }
+    if c == MEM_ALLOC.code() {
+        let a: MemAlloc = mem.copy_in(arg)?;
+        let at = location(a.host_memory, a.dram_channel, a.dram_region);
+        alloc_with(
+            mem,
+            dev(st, call)?,
+            a.size,
+            0,
+            at,
+            tgid,
+            a.mem_handle.addr(),
+        )?;
+        return Ok(0);
+    }
+    if c == MEM_FREE.code() {
+        let a: MemFree = mem.copy_in(arg)?;
+        dev(st, call)?.free(a.mem_handle)?;
+        return Ok(0);
+    }
+    if c == MEM_GET_EXTENDED_INFO.code() {
+        let mut a: MemGetExtendedInfo = mem.copy_in(arg)?;
+        let d_window = dev(st, call)?.facts.scalars.pci_host_base;
+        let Ok(m) = dev(st, call)?.mem(a.mem_handle) else {
+            // The driver returns +EINVAL here, not -EINVAL.
+            return Ok(Errno::INVAL.raw_os_error());
+        };
+        a.host_memory = u32::from(m.host());
+        a.mmap_offset = m.cookie;
+        // Host chunks: the coherent-DMA address with the arch's host window OR-ed in
+        // (what descriptors carry), as the 2.26.5.0 driver reports it.
+        a.pa = if m.host() { m.pa | d_window } else { m.pa };
+        a.pid = u64::from(m.pid);
+        a.size = m.size;
+        mem.copy_out(arg, &a)?;
+        return Ok(0);
+    }
+    if c == DMA_ENG_INIT.code() {
+        // A no-op in current drivers (engines are initialised with the device); older
+        // ones re-ran engine init, which the model does for an engine it has.
+        let a: DmaEngInit = mem.copy_in(arg)?;
+        let d = dev(st, call)?;
+        if a.eng_id < d.engine_count() {
+            engine(d, a.eng_id, EngineOp::BringUp)?;
         }
-        if c == DEVICE_READY.code() || c == DEVICE_RESET_STATUS.code() {
-            write_arg(arg, &1u8)?;
-            return Ok(0);
+        return Ok(0);
+    }
+    if c == DMA_ENG_SET_STATE.code() {
+        let a: DmaEngSetState = mem.copy_in(arg)?;
+        let state = settable_state(a.state)?;
+        engine(dev(st, call)?, a.eng_id, EngineOp::SetState(state))?;
+        return Ok(0);
+    }
+    if c == DMA_ENG_GET_STATE.code() {
+        let a: DmaEngGetState = mem.copy_in(arg)?;
+        let d = dev(st, call)?;
+        let EngineAnswer::State { tx, rx } = engine(d, a.eng_id, EngineOp::State)? else {
+            return Err(Errno::INVAL);
+        };
+        let num_queues = d.queues.keys().filter(|(e, _)| *e == a.eng_id).count();
+        let out = DmaEngState {
+            revision_id: d.facts.udma_revision.into(),
+            max_queues: QUEUES_PER_ENGINE.into(),
+            num_queues: u32::try_from(num_queues).map_err(|_| Errno::INVAL)?,
+            tx_state: state_value(tx),
+            rx_state: state_value(rx),
+        };
+        mem.write(a.state.addr(), zerocopy::IntoBytes::as_bytes(&out))?;
+        return Ok(0);
+    }
+    if c == DMA_QUEUE_INIT.code() {
+        let a: DmaQueueInit = mem.copy_in(arg)?;
+        queue_init(dev(st, call)?, &a)?;
+        return Ok(0);
+    }
+    if c == DMA_QUEUE_INIT_BATCH.code() {
+        // The driver copies the whole 12 KiB struct; a failed copy-in answers EACCES.
+        let mut a = Box::new(DmaQueueInitBatch::new_zeroed());
+        mem.read(arg, zerocopy::IntoBytes::as_mut_bytes(&mut *a))
+            .map_err(|_| Errno::ACCESS)?;
+        if a.count >= 256 {
+            return Err(Errno::INVAL);
         }
-        if c == DEVICE_APP_PID.code() {
-            let pid = dev(st, call)?.first_attached().map_or(-1, |p| p as i32);
-            write_arg(arg, &pid)?;
-            return Ok(0);
+        let d = dev(st, call)?;
+        for e in a.entries.iter().take(a.count as usize) {
+            queue_init(d, e)?;
         }
-        if c == DEVICE_INFO.code() {
-            let d = dev(st, call)?;
-            let mut info = DeviceInfo::new_zeroed();
-            info.architecture = d.facts.generation.number().into();
-            info.revision = d.config.revision;
-            let hbm: u64 = d.emu.with_memory(|m| {
-                m.regions()
-                    .iter()
-                    .filter(|r| r.kind() != RegionKind::Host)
-                    .map(|r| r.size())
-                    .sum()
-            });
-            info.bar_size = [d.bar0_size, hbm];
-            info.bar_address = [super::bar_rw::bar0_kva(call.device), 0];
-            write_arg(arg, &info)?;
-            return Ok(0);
+        return Ok(0);
+    }
+    if c == DMA_QUEUE_RELEASE.code() {
+        // The driver only traces the call: the queue stays programmed until it is
+        // initialised again or the process exits.
+        let _: DmaQueueRelease = mem.copy_in(arg)?;
+        return Ok(0);
+    }
+    if c == DMA_QUEUE_COPY_START.code() {
+        let a: DmaQueueCopyStart = mem.copy_in(arg)?;
+        let d = dev(st, call)?;
+        if a.eng_id >= MAX_ENG_ID {
+            return Err(Errno::INVAL);
         }
-        if c == BAR_READ.code() {
-            let a: BarRw = read_arg(arg)?;
-            super::bar_rw::bar_read(dev(st, call)?, call.device, &a)?;
-            return Ok(0);
-        }
-        if c == BAR_WRITE.code() {
-            let a: BarRw = read_arg(arg)?;
-            super::bar_rw::bar_write(dev(st, call)?, call.device, &a)?;
-            return Ok(0);
-        }
-        if c == H2T_DMA_ALLOC_QUEUES.code() {
-            let mut a: H2tDmaAllocQueues = read_arg(arg)?;
-            super::h2t::alloc(dev(st, call)?, &mut a, tgid)?;
-            write_arg(arg, &a)?;
-            return Ok(0);
-        }
-        if c == H2T_DMA_FREE_QUEUES.code() {
-            let a: H2tDmaFreeQueues = read_arg(arg)?;
-            super::h2t::free(dev(st, call)?, &a)?;
-            return Ok(0);
-        }
-        if c == DEVICE_BDF.code() {
-            let d = dev(st, call)?;
-            let mut bdf = DeviceBdf::new_zeroed();
-            bdf.bus_number = d.config.bus;
-            bdf.slot = d.config.slot;
-            bdf.func = d.config.func;
-            write_arg(arg, &bdf)?;
-            return Ok(0);
-        }
-        if c == HOST_DEVICE_ID.code() {
-            let id = dev(st, call)?.config.host_device_id;
-            write_arg(arg, &HostDeviceId { host_device_id: id })?;
-            return Ok(0);
-        }
-        if c == MEM_ALLOC.code() {
-            let a: MemAlloc = read_arg(arg)?;
-            let at = location(a.host_memory, a.dram_channel, a.dram_region);
-            alloc_with(dev(st, call)?, a.size, 0, at, tgid, a.mem_handle.addr())?;
-            return Ok(0);
-        }
-        if c == MEM_FREE.code() {
-            let a: MemFree = read_arg(arg)?;
-            dev(st, call)?.free(a.mem_handle)?;
-            return Ok(0);
-        }
-        if c == MEM_GET_EXTENDED_INFO.code() {
-            let mut a: MemGetExtendedInfo = read_arg(arg)?;
-            let d_window = dev(st, call)?.facts.scalars.pci_host_base;
-            let Ok(m) = dev(st, call)?.mem(a.mem_handle) else {
-                // The driver returns +EINVAL here, not -EINVAL.
-                return Ok(Errno::INVAL.raw_os_error());
-            };
-            a.host_memory = u32::from(m.host());
-            a.mmap_offset = m.cookie;
-            // Host chunks: the coherent-DMA address with the arch's host window OR-ed in
-            // (what descriptors carry), as the 2.26.5.0 driver reports it.
-            a.pa = if m.host() { m.pa | d_window } else { m.pa };
-            a.pid = u64::from(m.pid);
-            a.size = m.size;
-            write_arg(arg, &a)?;
-            return Ok(0);
-        }
-        if c == DMA_ENG_INIT.code() {
-            // A no-op in current drivers (engines are initialised with the device); older
-            // ones re-ran engine init, which the model does for an engine it has.
-            let a: DmaEngInit = read_arg(arg)?;
-            let d = dev(st, call)?;
-            if a.eng_id < d.engine_count() {
-                engine(d, a.eng_id, EngineOp::BringUp)?;
-            }
-            return Ok(0);
-        }
-        if c == DMA_ENG_SET_STATE.code() {
-            let a: DmaEngSetState = read_arg(arg)?;
-            let state = settable_state(a.state)?;
-            engine(dev(st, call)?, a.eng_id, EngineOp::SetState(state))?;
-            return Ok(0);
-        }
-        if c == DMA_ENG_GET_STATE.code() {
-            let a: DmaEngGetState = read_arg(arg)?;
-            let d = dev(st, call)?;
-            let EngineAnswer::State { tx, rx } = engine(d, a.eng_id, EngineOp::State)? else {
-                return Err(Errno::INVAL);
-            };
-            let num_queues = d.queues.keys().filter(|(e, _)| *e == a.eng_id).count();
-            let out = DmaEngState {
-                revision_id: d.facts.udma_revision.into(),
-                max_queues: QUEUES_PER_ENGINE.into(),
-                num_queues: u32::try_from(num_queues).map_err(|_| Errno::INVAL)?,
-                tx_state: state_value(tx),
-                rx_state: state_value(rx),
-            };
-            write_user(a.state.addr(), zerocopy::IntoBytes::as_bytes(&out))?;
-            return Ok(0);
-        }
-        if c == DMA_QUEUE_INIT.code() {
-            let a: DmaQueueInit = read_arg(arg)?;
-            queue_init(dev(st, call)?, &a)?;
-            return Ok(0);
-        }
-        if c == DMA_QUEUE_INIT_BATCH.code() {
-            // The driver copies the whole 12 KiB struct; a failed copy-in answers EACCES.
-            let a: Box<DmaQueueInitBatch> = {
-                let bytes = read_user(arg as usize as u64, size_of::<DmaQueueInitBatch>())
-                    .map_err(|_| Errno::ACCESS)?;
-                DmaQueueInitBatch::read_from_bytes(&bytes)
-                    .map(Box::new)
-                    .map_err(|_| Errno::ACCESS)?
-            };
-            if a.count >= 256 {
-                return Err(Errno::INVAL);
-            }
-            let d = dev(st, call)?;
-            for e in a.entries.iter().take(a.count as usize) {
-                queue_init(d, e)?;
-            }
-            return Ok(0);
-        }
-        if c == DMA_QUEUE_RELEASE.code() {
-            // The driver only traces the call: the queue stays programmed until it is
-            // initialised again or the process exits.
-            let _: DmaQueueRelease = read_arg(arg)?;
-            return Ok(0);
-        }
-        if c == DMA_QUEUE_COPY_START.code() {
-            let a: DmaQueueCopyStart = read_arg(arg)?;
-            let d = dev(st, call)?;
-            if a.eng_id >= MAX_ENG_ID {
-                return Err(Errno::INVAL);
-            }
-            let qid = QueueId::new(a.qid).map_err(|_| Errno::PERM)?;
-            let q = *d.queues.get(&(a.eng_id, a.qid)).ok_or(Errno::INVAL)?;
-            // Neither count above its ring's size; an RX count of 0 is refused (2.26.5.0).
-            let fits = |ring: Option<RingRec>, count: u32| {
-                count == 0 || ring.is_some_and(|r| count <= r.size)
-            };
-            if a.rx_desc_count == 0 || !fits(q.tx, a.tx_desc_count) || !fits(q.rx, a.rx_desc_count)
-            {
-                return Err(Errno::PERM);
-            }
-            let op = EngineOp::Doorbell(qid, a.tx_desc_count, a.rx_desc_count);
-            engine(d, a.eng_id, op)?;
-            return Ok(0);
-        }
-        if c == DMA_ACK_COMPLETED.code() {
-            let a: DmaAckCompleted = read_arg(arg)?;
-            let d = dev(st, call)?;
-            if a.eng_id >= MAX_ENG_ID || a.qid >= u32::from(QUEUES_PER_ENGINE) {
-                return Err(Errno::INVAL);
-            }
-            let q = *d.queues.get(&(a.eng_id, a.qid)).ok_or(Errno::INVAL)?;
-            let (_, ring) = completion_ring(&q)?;
-            // Software bookkeeping only (no register is written); a ring whose size is not
-            // a power of two is refused (2.26.5.0).
-            if !ring.size.is_power_of_two() {
-                return Err(Errno::PERM);
-            }
-            if let Some(q) = d.queues.get_mut(&(a.eng_id, a.qid)) {
-                q.acked = q.acked.wrapping_add(a.count) & (ring.size - 1);
-            }
-            return Ok(0);
-        }
-        if c == DMA_QUEUE_GET_STATE.code() {
-            let a: DmaQueueGetState = read_arg(arg)?;
-            let d = dev(st, call)?;
-            let q = *d.queues.get(&(a.eng_id, a.qid)).ok_or(Errno::INVAL)?;
-            let qid = queue_id(a.qid)?;
-            let completion = d.allocs.get(&q.rxc_handle).map_or(0, |m| m.addr);
-            let state = |dir: Dir, ring: Option<RingRec>| -> Result<DmaQueueState, Errno> {
-                let mut s = DmaQueueState::new_zeroed();
-                let Some(ring) = ring else {
-                    return Ok(s);
-                };
-                let EngineAnswer::Pointers { head, tail } =
-                    engine(d, a.eng_id, EngineOp::Pointers(dir, qid))?
-                else {
-                    return Err(Errno::INVAL);
-                };
-                s.hw_status = 1;
-                s.sw_status = 1;
-                s.base_addr = ring.addr;
-                s.length = ring.size;
-                s.head_pointer = head.offset();
-                s.tail_pointer = tail.offset();
-                s.completion_base_addr = completion;
-                s.completion_head = q.acked;
-                Ok(s)
-            };
-            let (tx, rx) = (state(Dir::Tx, q.tx)?, state(Dir::Rx, q.rx)?);
-            write_user(a.tx.addr(), zerocopy::IntoBytes::as_bytes(&tx))?;
-            write_user(a.rx.addr(), zerocopy::IntoBytes::as_bytes(&rx))?;
-            return Ok(0);
-        }
-        if c == DMA_DESCRIPTOR_COPYOUT.code() {
-            let a: DmaDescriptorCopyout = read_arg(arg)?;
-            let d = dev(st, call)?;
-            let q = d.queues.get(&(a.eng_id, a.qid)).ok_or(Errno::INVAL)?;
-            let ring = match a.r#type {
-                0 => q.tx,
-                1 => q.rx,
-                _ => None,
-            }
-            .ok_or(Errno::INVAL)?;
-            let end = a.start_index.checked_add(a.count).ok_or(Errno::INVAL)?;
-            if end > ring.size {
-                return Err(Errno::INVAL);
-            }
-            let at = ring.addr + u64::from(a.start_index) * DESC_SIZE as u64;
-            let bytes = d.read(at, a.count as usize * DESC_SIZE)?;
-            write_user(a.buffer.addr(), &bytes)?;
-            return Ok(0);
-        }
-        if c == DMA_QUIESCE_QUEUES.code() {
-            // -ENOIOCTLCMD, which the VFS turns into ENOTTY.
-            return Err(Errno::NOTTY);
-        }
-        if c == SEMAPHORE_INCREMENT.code()
-            || c == SEMAPHORE_DECREMENT.code()
-            || c == SEMAPHORE_READ.code()
-            || c == SEMAPHORE_WRITE.code()
-        {
-            let mut a: Semaphore = read_arg(arg)?;
-            let d = dev(st, call)?;
-            d.check_nc(a.nc_id)?;
-            if a.semaphore_index >= u32::from(d.facts.scalars.semaphore_count) {
-                return Err(Errno::INVAL);
-            }
-            let v = d
-                .semaphores
-                .entry((a.nc_id, a.semaphore_index))
-                .or_default();
-            match c {
-                _ if c == SEMAPHORE_INCREMENT.code() => *v = v.wrapping_add(a.value),
-                _ if c == SEMAPHORE_DECREMENT.code() => *v = v.wrapping_sub(a.value),
-                _ if c == SEMAPHORE_WRITE.code() => *v = a.value,
-                _ => {
-                    a.value = *v;
-                    write_arg(arg, &a)?;
-                }
-            }
-            return Ok(0);
-        }
-        if c == EVENT_SET.code() || c == EVENT_GET.code() {
-            let mut a: Event = read_arg(arg)?;
-            let d = dev(st, call)?;
-            d.check_nc(a.nc_id)?;
-            if a.event_index >= u32::from(d.facts.scalars.event_count) {
-                return Err(Errno::INVAL);
-            }
-            let v = d.events.entry((a.nc_id, a.event_index)).or_default();
-            if c == EVENT_SET.code() {
-                *v = a.value;
-            } else {
-                a.value = *v;
-                write_arg(arg, &a)?;
-            }
-            return Ok(0);
-        }
-        if c == NOTIFICATIONS_INIT_V2.code() {
-            let mut a: NotificationsInitV2 = read_arg(arg)?;
-            let key = (a.nq_dev_id, a.nq_type, a.engine_index);
-            let at = location(a.on_host_memory, a.dram_channel, a.dram_region);
-            let (cookie, h) = notif_init(dev(st, call)?, key, a.size, at, false, tgid)?;
-            a.mmap_offset = cookie;
-            a.mem_handle = h;
-            write_arg(arg, &a)?;
-            return Ok(0);
-        }
-        if c == NOTIFICATIONS_INIT_WITH_REALLOC_V2.code() {
-            let mut a: NotificationsInitWithReallocV2 = read_arg(arg)?;
-            let key = (a.nq_dev_id, a.nq_type, a.engine_index);
-            let force = a.force_alloc_mem != 0;
-            let at = location(a.on_host_memory, a.dram_channel, a.dram_region);
-            let (cookie, h) = notif_init(dev(st, call)?, key, a.size, at, force, tgid)?;
-            a.mmap_offset = cookie;
-            a.mem_handle = h;
-            write_arg(arg, &a)?;
-            return Ok(0);
-        }
-        if c == NOTIFICATIONS_DESTROY_V1.code() {
-            return Ok(0);
-        }
-        if c == NOTIFICATIONS_QUEUE_INFO.code() {
-            // The stub returns -1, which user space sees as EPERM.
+        let qid = QueueId::new(a.qid).map_err(|_| Errno::PERM)?;
+        let q = *d.queues.get(&(a.eng_id, a.qid)).ok_or(Errno::INVAL)?;
+        // Neither count above its ring's size; an RX count of 0 is refused (2.26.5.0).
+        let fits =
+            |ring: Option<RingRec>, count: u32| count == 0 || ring.is_some_and(|r| count <= r.size);
+        if a.rx_desc_count == 0 || !fits(q.tx, a.tx_desc_count) || !fits(q.rx, a.rx_desc_count) {
             return Err(Errno::PERM);
         }
-        if c == CRWL_READER_ENTER.code()
-            || c == CRWL_READER_EXIT.code()
-            || c == CRWL_WRITER_ENTER.code()
-            || c == CRWL_WRITER_DOWNGRADE.code()
-        {
-            let a: Crwl = read_arg(arg)?;
-            let d = dev(st, call)?;
-            d.check_nc(a.nc_id)?;
-            let l = d.locks.entry(a.nc_id).or_default();
-            match c {
-                _ if c == CRWL_READER_ENTER.code() => {
-                    if l.writer.is_some_and(|w| w != tgid) {
-                        return Err(Errno::BUSY);
-                    }
-                    l.readers += 1;
-                }
-                _ if c == CRWL_READER_EXIT.code() => {
-                    l.readers = l.readers.checked_sub(1).ok_or(Errno::INVAL)?;
-                }
-                _ if c == CRWL_WRITER_ENTER.code() => {
-                    if l.readers > 0 || l.writer.is_some() {
-                        return Err(Errno::BUSY);
-                    }
-                    l.writer = Some(tgid);
-                }
-                _ => {
-                    if l.writer != Some(tgid) {
-                        return Err(Errno::INVAL);
-                    }
-                    l.writer = None;
-                    l.readers += 1;
-                }
-            }
-            return Ok(0);
-        }
-        if c == NC_RESET.code() {
-            let mut a: DeviceReset = read_arg(arg)?;
-            let d = dev(st, call)?;
-            let all = 1u32
-                .checked_shl(d.nc_count())
-                .map_or(u32::MAX, |b| b.wrapping_sub(1));
-            if a.nc_map & !all != 0 {
-                return Err(Errno::INVAL);
-            }
-            let hit = |nc: u32| a.nc_map & (1 << nc) != 0;
-            d.semaphores.retain(|(nc, _), _| !hit(*nc));
-            d.events.retain(|(nc, _), _| !hit(*nc));
-            a.request_id = tgid;
-            d.resets.insert(tgid);
-            write_arg(arg, &a)?;
-            return Ok(0);
-        }
-        if c == NC_RESET_READY.code() {
-            let mut a: DeviceReady = read_arg(arg)?;
-            if !dev(st, call)?.resets.remove(&a.request_id) {
-                return Err(Errno::INVAL);
-            }
-            a.result = 0;
-            write_arg(arg, &a)?;
-            return Ok(0);
-        }
-        if c == RESOURCE_MMAP_INFO.code() {
-            let mut a: ResourceMmapInfo = read_arg(arg)?;
-            let d = dev(st, call)?;
-            let key = (a.block, a.block_id, a.resource);
-            // The arch's special-resource table first, as the driver answers it; mmap
-            // serves the entry for exactly this (offset, size).
-            if let Some(sp) =
-                super::mmap_special::lookup(d.facts.generation, a.block, a.block_id, a.resource)
-            {
-                a.offset = sp.offset;
-                a.size = sp.size;
-                write_arg(arg, &a)?;
-                return Ok(0);
-            }
-            let object = resource_object(d, key)?;
-            let cookie = match d.resources.get(&key) {
-                Some(c) => *c,
-                None => {
-                    let c = d.new_cookie(object);
-                    d.resources.insert(key, c);
-                    c
-                }
-            };
-            a.offset = cookie;
-            a.size = object.len;
-            write_arg(arg, &a)?;
-            return Ok(0);
-        }
-        if c == HBM_SCRUB_START.code() {
-            let a: HbmScrubStart = read_arg(arg)?;
-            let d = dev(st, call)?;
-            d.check_nc(a.nc_id)?;
-            let channel = u8::try_from(a.hbm_index).map_err(|_| Errno::INVAL)?;
-            let kind = RegionKind::Device { channel };
-            if d.emu.with_memory(|m| m.find(kind)).is_none() {
-                return Err(Errno::INVAL);
-            }
-            if !d.scrubs.insert((a.nc_id, a.hbm_index)) {
-                return Err(Errno::BUSY);
-            }
-            // Free memory is zeroed again at allocation; scrubbing the live blocks of the
-            // channel is what software can observe.
-            let byte = a.init_val.to_le_bytes()[0];
-            for m in d.allocs.values().filter(|m| m.kind == kind) {
-                d.emu.with_memory(|mem| {
-                    mem.fill(m.addr, len(m.size)?, byte)
-                        .map_err(|_| Errno::FAULT)
-                })?;
-            }
-            return Ok(0);
-        }
-        if c == HBM_SCRUB_WAIT.code() {
-            let a: HbmScrubWait = read_arg(arg)?;
-            if !dev(st, call)?.scrubs.remove(&(a.nc_id, a.hbm_index)) {
-                return Err(Errno::INVAL);
-            }
-            return Ok(0);
-        }
-        if c == MEM_BUF_ZEROCOPY64_BATCHES.code() {
-            let a: MemBufCopy64zcBatches = read_arg(arg)?;
-            let d = dev(st, call)?;
-            for i in 0..u64::from(a.num_batches) {
-                let b: MemcpyBatch =
-                    read_user_value(a.batches_ptr.addr() + i * size_of::<MemcpyBatch>() as u64)?;
-                let m = *d.mem(b.mem_handle)?;
-                for j in 0..u64::from(b.num_ops) {
-                    let op: TensorBatchOp =
-                        read_user_value(b.ops_ptr.addr() + j * size_of::<TensorBatchOp>() as u64)?;
-                    let at = b
-                        .mem_handle_offset
-                        .checked_add(op.offset)
-                        .ok_or(Errno::INVAL)?;
-                    buf_copy(
-                        d,
-                        &m,
-                        at,
-                        op.buffer.addr(),
-                        op.size,
-                        a.is_copy_to_device != 0,
-                    )?;
-                }
-            }
-            return Ok(0);
-        }
-        if c == POWER_PROFILE.code() {
-            let a: PowerProfile = read_arg(arg)?;
-            return if a.ctrl == 0 { Ok(0) } else { Err(ENOTSUPP) };
-        }
-        if c == METRICS_CTRL.code() {
-            return Ok(0);
-        }
+        let op = EngineOp::Doorbell(qid, a.tx_desc_count, a.rx_desc_count);
+        engine(d, a.eng_id, op)?;
+        return Ok(0);
     }
-    // Commands the model does not implement yet (BAR access, metrics, datastores, H2T
-    // queues, async copies, ...).
-    Err(Errno::NOSYS)
+    if c == DMA_ACK_COMPLETED.code() {
+        let a: DmaAckCompleted = mem.copy_in(arg)?;
+        let d = dev(st, call)?;
+        if a.eng_id >= MAX_ENG_ID || a.qid >= u32::from(QUEUES_PER_ENGINE) {
+            return Err(Errno::INVAL);
+        }
+        let q = *d.queues.get(&(a.eng_id, a.qid)).ok_or(Errno::INVAL)?;
+        let (_, ring) = completion_ring(&q)?;
+        // Software bookkeeping only (no register is written); a ring whose size is not
+        // a power of two is refused (2.26.5.0).
+        if !ring.size.is_power_of_two() {
+            return Err(Errno::PERM);
+        }
+        if let Some(q) = d.queues.get_mut(&(a.eng_id, a.qid)) {
+            q.acked = q.acked.wrapping_add(a.count) & (ring.size - 1);
+        }
+        return Ok(0);
+    }
+    if c == DMA_QUEUE_GET_STATE.code() {
+        let a: DmaQueueGetState = mem.copy_in(arg)?;
+        let d = dev(st, call)?;
+        let q = *d.queues.get(&(a.eng_id, a.qid)).ok_or(Errno::INVAL)?;
+        let qid = queue_id(a.qid)?;
+        let completion = d.allocs.get(&q.rxc_handle).map_or(0, |m| m.addr);
+        let state = |dir: Dir, ring: Option<RingRec>| -> Result<DmaQueueState, Errno> {
+            let mut s = DmaQueueState::new_zeroed();
+            let Some(ring) = ring else {
+                return Ok(s);
+            };
+            let EngineAnswer::Pointers { head, tail } =
+                engine(d, a.eng_id, EngineOp::Pointers(dir, qid))?
+            else {
+                return Err(Errno::INVAL);
+            };
+            s.hw_status = 1;
+            s.sw_status = 1;
+            s.base_addr = ring.addr;
+            s.length = ring.size;
+            s.head_pointer = head.offset();
+            s.tail_pointer = tail.offset();
+            s.completion_base_addr = completion;
+            s.completion_head = q.acked;
+            Ok(s)
+        };
+        let (tx, rx) = (state(Dir::Tx, q.tx)?, state(Dir::Rx, q.rx)?);
+        mem.write(a.tx.addr(), zerocopy::IntoBytes::as_bytes(&tx))?;
+        mem.write(a.rx.addr(), zerocopy::IntoBytes::as_bytes(&rx))?;
+        return Ok(0);
+    }
+    if c == DMA_DESCRIPTOR_COPYOUT.code() {
+        let a: DmaDescriptorCopyout = mem.copy_in(arg)?;
+        let d = dev(st, call)?;
+        let q = d.queues.get(&(a.eng_id, a.qid)).ok_or(Errno::INVAL)?;
+        let ring = match a.r#type {
+            0 => q.tx,
+            1 => q.rx,
+            _ => None,
+        }
+        .ok_or(Errno::INVAL)?;
+        let end = a.start_index.checked_add(a.count).ok_or(Errno::INVAL)?;
+        if end > ring.size {
+            return Err(Errno::INVAL);
+        }
+        let at = ring.addr + u64::from(a.start_index) * DESC_SIZE as u64;
+        let bytes = d.read(at, a.count as usize * DESC_SIZE)?;
+        mem.write(a.buffer.addr(), &bytes)?;
+        return Ok(0);
+    }
+    if c == DMA_QUIESCE_QUEUES.code() {
+        // -ENOIOCTLCMD, which the VFS turns into ENOTTY.
+        return Err(Errno::NOTTY);
+    }
+    if c == SEMAPHORE_INCREMENT.code()
+        || c == SEMAPHORE_DECREMENT.code()
+        || c == SEMAPHORE_READ.code()
+        || c == SEMAPHORE_WRITE.code()
+    {
+        let mut a: Semaphore = mem.copy_in(arg)?;
+        let d = dev(st, call)?;
+        d.check_nc(a.nc_id)?;
+        if a.semaphore_index >= u32::from(d.facts.scalars.semaphore_count) {
+            return Err(Errno::INVAL);
+        }
+        let v = d
+            .semaphores
+            .entry((a.nc_id, a.semaphore_index))
+            .or_default();
+        match c {
+            _ if c == SEMAPHORE_INCREMENT.code() => *v = v.wrapping_add(a.value),
+            _ if c == SEMAPHORE_DECREMENT.code() => *v = v.wrapping_sub(a.value),
+            _ if c == SEMAPHORE_WRITE.code() => *v = a.value,
+            _ => {
+                a.value = *v;
+                mem.copy_out(arg, &a)?;
+            }
+        }
+        return Ok(0);
+    }
+    if c == EVENT_SET.code() || c == EVENT_GET.code() {
+        let mut a: Event = mem.copy_in(arg)?;
+        let d = dev(st, call)?;
+        d.check_nc(a.nc_id)?;
+        if a.event_index >= u32::from(d.facts.scalars.event_count) {
+            return Err(Errno::INVAL);
+        }
+        let v = d.events.entry((a.nc_id, a.event_index)).or_default();
+        if c == EVENT_SET.code() {
+            *v = a.value;
+        } else {
+            a.value = *v;
+            mem.copy_out(arg, &a)?;
+        }
+        return Ok(0);
+    }
+    if c == NOTIFICATIONS_INIT_V2.code() {
+        let mut a: NotificationsInitV2 = mem.copy_in(arg)?;
+        let key = (a.nq_dev_id, a.nq_type, a.engine_index);
+        let at = location(a.on_host_memory, a.dram_channel, a.dram_region);
+        let (cookie, h) = notif_init(dev(st, call)?, key, a.size, at, false, tgid)?;
+        a.mmap_offset = cookie;
+        a.mem_handle = h;
+        mem.copy_out(arg, &a)?;
+        return Ok(0);
+    }
+    if c == NOTIFICATIONS_INIT_WITH_REALLOC_V2.code() {
+        let mut a: NotificationsInitWithReallocV2 = mem.copy_in(arg)?;
+        let key = (a.nq_dev_id, a.nq_type, a.engine_index);
+        let force = a.force_alloc_mem != 0;
+        let at = location(a.on_host_memory, a.dram_channel, a.dram_region);
+        let (cookie, h) = notif_init(dev(st, call)?, key, a.size, at, force, tgid)?;
+        a.mmap_offset = cookie;
+        a.mem_handle = h;
+        mem.copy_out(arg, &a)?;
+        return Ok(0);
+    }
+    if c == NOTIFICATIONS_DESTROY_V1.code() {
+        return Ok(0);
+    }
+    if c == NOTIFICATIONS_QUEUE_INFO.code() {
+        // The stub returns -1, which user space sees as EPERM.
+        return Err(Errno::PERM);
+    }
+    if c == CRWL_READER_ENTER.code()
+        || c == CRWL_READER_EXIT.code()
+        || c == CRWL_WRITER_ENTER.code()
+        || c == CRWL_WRITER_DOWNGRADE.code()
+    {
+        let a: Crwl = mem.copy_in(arg)?;
+        let d = dev(st, call)?;
+        d.check_nc(a.nc_id)?;
+        let l = d.locks.entry(a.nc_id).or_default();
+        match c {
+            _ if c == CRWL_READER_ENTER.code() => {
+                if l.writer.is_some_and(|w| w != tgid) {
+                    return Err(Errno::BUSY);
+                }
+                l.readers += 1;
+            }
+            _ if c == CRWL_READER_EXIT.code() => {
+                l.readers = l.readers.checked_sub(1).ok_or(Errno::INVAL)?;
+            }
+            _ if c == CRWL_WRITER_ENTER.code() => {
+                if l.readers > 0 || l.writer.is_some() {
+                    return Err(Errno::BUSY);
+                }
+                l.writer = Some(tgid);
+            }
+            _ => {
+                if l.writer != Some(tgid) {
+                    return Err(Errno::INVAL);
+                }
+                l.writer = None;
+                l.readers += 1;
+            }
+        }
+        return Ok(0);
+    }
+    if c == NC_RESET.code() {
+        let mut a: DeviceReset = mem.copy_in(arg)?;
+        let d = dev(st, call)?;
+        let all = 1u32
+            .checked_shl(d.nc_count())
+            .map_or(u32::MAX, |b| b.wrapping_sub(1));
+        if a.nc_map & !all != 0 {
+            return Err(Errno::INVAL);
+        }
+        let hit = |nc: u32| a.nc_map & (1 << nc) != 0;
+        d.semaphores.retain(|(nc, _), _| !hit(*nc));
+        d.events.retain(|(nc, _), _| !hit(*nc));
+        a.request_id = tgid;
+        d.resets.insert(tgid);
+        mem.copy_out(arg, &a)?;
+        return Ok(0);
+    }
+    if c == NC_RESET_READY.code() {
+        let mut a: DeviceReady = mem.copy_in(arg)?;
+        if !dev(st, call)?.resets.remove(&a.request_id) {
+            return Err(Errno::INVAL);
+        }
+        a.result = 0;
+        mem.copy_out(arg, &a)?;
+        return Ok(0);
+    }
+    if c == RESOURCE_MMAP_INFO.code() {
+        let mut a: ResourceMmapInfo = mem.copy_in(arg)?;
+        let d = dev(st, call)?;
+        let key = (a.block, a.block_id, a.resource);
+        // The arch's special-resource table first, as the driver answers it; mmap
+        // serves the entry for exactly this (offset, size).
+        if let Some(sp) =
+            super::mmap_special::lookup(d.facts.generation, a.block, a.block_id, a.resource)
+        {
+            a.offset = sp.offset;
+            a.size = sp.size;
+            mem.copy_out(arg, &a)?;
+            return Ok(0);
+        }
+        let object = resource_object(d, key)?;
+        let cookie = match d.resources.get(&key) {
+            Some(c) => *c,
+            None => {
+                let c = d.new_cookie(object);
+                d.resources.insert(key, c);
+                c
+            }
+        };
+        a.offset = cookie;
+        a.size = object.len;
+        mem.copy_out(arg, &a)?;
+        return Ok(0);
+    }
+    if c == HBM_SCRUB_START.code() {
+        let a: HbmScrubStart = mem.copy_in(arg)?;
+        let d = dev(st, call)?;
+        d.check_nc(a.nc_id)?;
+        let channel = u8::try_from(a.hbm_index).map_err(|_| Errno::INVAL)?;
+        let kind = RegionKind::Device { channel };
+        if d.emu.with_memory(|m| m.find(kind)).is_none() {
+            return Err(Errno::INVAL);
+        }
+        if !d.scrubs.insert((a.nc_id, a.hbm_index)) {
+            return Err(Errno::BUSY);
+        }
+        // Free memory is zeroed again at allocation; scrubbing the live blocks of the
+        // channel is what software can observe.
+        let byte = a.init_val.to_le_bytes()[0];
+        for m in d.allocs.values().filter(|m| m.kind == kind) {
+            d.emu.with_memory(|mem| {
+                mem.fill(m.addr, len(m.size)?, byte)
+                    .map_err(|_| Errno::FAULT)
+            })?;
+        }
+        return Ok(0);
+    }
+    if c == HBM_SCRUB_WAIT.code() {
+        let a: HbmScrubWait = mem.copy_in(arg)?;
+        if !dev(st, call)?.scrubs.remove(&(a.nc_id, a.hbm_index)) {
+            return Err(Errno::INVAL);
+        }
+        return Ok(0);
+    }
+    if c == MEM_BUF_ZEROCOPY64_BATCHES.code() {
+        let a: MemBufCopy64zcBatches = mem.copy_in(arg)?;
+        let d = dev(st, call)?;
+        for i in 0..u64::from(a.num_batches) {
+            let b: MemcpyBatch =
+                mem.copy_in(a.batches_ptr.addr() + i * size_of::<MemcpyBatch>() as u64)?;
+            let m = *d.mem(b.mem_handle)?;
+            for j in 0..u64::from(b.num_ops) {
+                let op: TensorBatchOp =
+                    mem.copy_in(b.ops_ptr.addr() + j * size_of::<TensorBatchOp>() as u64)?;
+                let at = b
+                    .mem_handle_offset
+                    .checked_add(op.offset)
+                    .ok_or(Errno::INVAL)?;
+                buf_copy(
+                    mem,
+                    d,
+                    &m,
+                    at,
+                    op.buffer.addr(),
+                    op.size,
+                    a.is_copy_to_device != 0,
+                )?;
+            }
+        }
+        return Ok(0);
+    }
+    if c == POWER_PROFILE.code() {
+        let a: PowerProfile = mem.copy_in(arg)?;
+        return if a.ctrl == 0 { Ok(0) } else { Err(ENOTSUPP) };
+    }
+    if c == METRICS_CTRL.code() {
+        return Ok(0);
+    }
+    super::device_services::exact(st, call)
 }
 
 /// The memory a `(host_memory, dram_channel, dram_region)` triple names.
-fn location(host_memory: u32, dram_channel: u32, dram_region: u32) -> MemLocation {
+pub(super) fn location(host_memory: u32, dram_channel: u32, dram_region: u32) -> MemLocation {
     if host_memory != 0 {
         MemLocation::Host
     } else {
@@ -672,7 +668,7 @@ fn queue_init(d: &mut DeviceState, a: &DmaQueueInit) -> Result<(), Errno> {
     Ok(())
 }
 
-fn notif_init(
+pub(super) fn notif_init(
     d: &mut DeviceState,
     key: (u32, u32, u32),
     size: u32,
@@ -698,10 +694,8 @@ fn notif_init(
 }
 
 /// Copies between a user buffer and an allocation.
-///
-/// # Safety
-/// `buffer` is valid for `size` bytes in the direction `to_device` says.
-unsafe fn buf_copy(
+fn buf_copy(
+    mem: &dyn UserMemory,
     d: &DeviceState,
     m: &super::state::Alloc,
     offset: u64,
@@ -712,17 +706,15 @@ unsafe fn buf_copy(
     let at = m.span(offset, size)?;
     let n = len(size)?;
     if to_device {
-        // SAFETY: forwarded.
-        let bytes = unsafe { read_user(buffer, n) }?;
+        let bytes = mem.copy_in_bytes(buffer, n)?;
         d.write(at, &bytes)
     } else {
         let bytes = d.read(at, n)?;
-        // SAFETY: forwarded.
-        unsafe { write_user(buffer, &bytes) }
+        mem.write(buffer, &bytes)
     }
 }
 
-fn mem_copy(
+pub(super) fn mem_copy(
     d: &DeviceState,
     src: u64,
     src_off: u64,
@@ -746,6 +738,7 @@ fn memset(d: &DeviceState, handle: u64, offset: u64, value: u32, size: u64) -> R
 }
 
 fn alloc_with(
+    mem: &dyn UserMemory,
     d: &mut DeviceState,
     size: u64,
     align: u64,
@@ -758,8 +751,7 @@ fn alloc_with(
         return Err(Errno::INVAL);
     }
     let h = d.alloc(size, align, at, tgid)?;
-    // SAFETY: `out` is the struct's `mem_handle` output address, vouched for by the caller.
-    if let Err(e) = unsafe { write_user(out, &h.to_ne_bytes()) } {
+    if let Err(e) = mem.write(out, &h.to_ne_bytes()) {
         d.free(h)?;
         return Err(e);
     }
@@ -767,6 +759,7 @@ fn alloc_with(
 }
 
 fn program(
+    mem: &dyn UserMemory,
     d: &DeviceState,
     nc_id: u32,
     dst: u64,
@@ -775,6 +768,19 @@ fn program(
     size: u64,
 ) -> Result<(), Errno> {
     d.check_nc(nc_id)?;
+    program_at(mem, d, dst, offset, buffer, size)
+}
+
+/// PROGRAM_ENGINE's work without a core: writes the user buffer at `dst + offset` after the
+/// region check (the address must lie in one allocation).
+pub(super) fn program_at(
+    mem: &dyn UserMemory,
+    d: &DeviceState,
+    dst: u64,
+    offset: u64,
+    buffer: u64,
+    size: u64,
+) -> Result<(), Errno> {
     let at = dst.checked_add(offset).ok_or(Errno::INVAL)?;
     let (_, m) = d.by_pa(at)?;
     let bare = if m.host() {
@@ -783,171 +789,168 @@ fn program(
         at
     };
     let at = m.span(bare - m.pa, size)?;
-    // SAFETY: `buffer` is the command's input buffer of `size` bytes, vouched for by the caller.
-    let bytes = unsafe { read_user(buffer, len(size)?) }?;
+    let bytes = mem.copy_in_bytes(buffer, len(size)?)?;
     d.write(at, &bytes)
 }
 
 /// Handlers matched by `_IOC_NR`: each family picks its layout by exact cmd or by size.
-///
-/// # Safety
-/// As for [`exact`].
-pub(super) unsafe fn by_nr(st: &mut State, call: &Call) -> Result<c_int, Errno> {
+pub(super) fn by_nr(st: &mut State, call: &Call) -> Result<c_int, Errno> {
     let c = call.code;
     let arg = call.arg;
+    let mem = call.mem;
     let tgid = call.tgid;
     let d = dev(st, call)?;
-    // SAFETY: (whole body) each branch copies the struct of the exact cmd it matched.
-    unsafe {
-        match nr_of(c) {
-            102 if c == MEM_ALLOC_V2.code() => {
-                let a: MemAllocV2 = read_arg(arg)?;
-                let at = location(a.host_memory, a.dram_channel, a.dram_region);
-                alloc_with(d, a.size, a.align, at, tgid, a.mem_handle.addr())?;
-            }
-            102 if c == MEM_ALLOC_V2MT.code() => {
-                let a: MemAllocV2MemType = read_arg(arg)?;
-                let at = location(a.host_memory, a.dram_channel, a.dram_region);
-                alloc_with(d, a.size, a.align, at, tgid, a.mem_handle.addr())?;
-            }
-            102 if c == MEM_ALLOC_V2MT64.code() => {
-                let a: MemAllocV2MemType64 = read_arg(arg)?;
-                let at = location(a.host_memory, a.dram_channel, a.dram_region);
-                alloc_with(d, a.size, a.align, at, tgid, a.mem_handle.addr())?;
-            }
-            23 if c == MEM_COPY.code() => {
-                let a: MemCopy = read_arg(arg)?;
-                let (s, so, t, to) = (
-                    a.src_mem_handle,
-                    a.src_offset.into(),
-                    a.dst_mem_handle,
-                    a.dst_offset.into(),
-                );
-                mem_copy(d, s, so, t, to, a.size.into())?;
-            }
-            23 if c == MEM_COPY64.code() => {
-                let a: MemCopy64 = read_arg(arg)?;
-                mem_copy(
-                    d,
-                    a.src_mem_handle,
-                    a.src_offset,
-                    a.dst_mem_handle,
-                    a.dst_offset,
-                    a.size,
-                )?;
-            }
-            24 if c == MEM_BUF_COPY.code() => {
-                let a: MemBufCopy = read_arg(arg)?;
-                let m = *d.mem(a.mem_handle)?;
-                buf_copy(
-                    d,
-                    &m,
-                    a.offset.into(),
-                    a.buffer.addr(),
-                    a.size.into(),
-                    a.copy_to_mem_handle != 0,
-                )?;
-            }
-            24 if c == MEM_BUF_COPY64.code() => {
-                let a: MemBufCopy64 = read_arg(arg)?;
-                let m = *d.mem(a.mem_handle)?;
-                buf_copy(
-                    d,
-                    &m,
-                    a.offset,
-                    a.buffer.addr(),
-                    a.size,
-                    a.copy_to_mem_handle != 0,
-                )?;
-            }
-            124 if c == MEM_BUF_ZEROCOPY64.code() => {
-                let a: MemBufCopy64zc = read_arg(arg)?;
-                let m = *d.mem(a.mem_handle)?;
-                buf_copy(
-                    d,
-                    &m,
-                    a.offset,
-                    a.buffer.addr(),
-                    a.size,
-                    a.is_copy_to_device != 0,
-                )?;
-            }
-            28 if c == MEMSET.code() => {
-                let a: Memset = read_arg(arg)?;
-                memset(d, a.mem_handle, a.offset, a.value, a.size.into())?;
-            }
-            28 if c == MEMSET64.code() => {
-                let a: Memset64 = read_arg(arg)?;
-                memset(d, a.mem_handle, a.offset, a.value, a.size)?;
-            }
-            38 if c == DMA_COPY_DESCRIPTORS.code() => {
-                let a: DmaCopyDescriptors = read_arg(arg)?;
-                copy_descs(
-                    d,
-                    a.mem_handle,
-                    a.offset.into(),
-                    a.queue_type,
-                    a.buffer.addr(),
-                    a.num_descs,
-                )?;
-            }
-            38 if c == DMA_COPY_DESCRIPTORS64.code() => {
-                let a: DmaCopyDescriptors64 = read_arg(arg)?;
-                copy_descs(
-                    d,
-                    a.mem_handle,
-                    a.offset,
-                    a.queue_type,
-                    a.buffer.addr(),
-                    a.num_descs,
-                )?;
-            }
-            105 if c == PROGRAM_ENGINE_NC.code() => {
-                let a: ProgramEngineNc = read_arg(arg)?;
-                program(
-                    d,
-                    a.nc_id,
-                    a.dst,
-                    a.offset.into(),
-                    a.buffer.addr(),
-                    a.size.into(),
-                )?;
-            }
-            105 if c == PROGRAM_ENGINE_NC64.code() => {
-                let a: ProgramEngineNc64 = read_arg(arg)?;
-                program(d, a.nc_id, a.dst, a.offset, a.buffer.addr(), a.size)?;
-            }
-            // MC_GET_INFO switches on `_IOC_SIZE` alone (any dir reaches it).
-            111 if size_of_code(c) as usize == size_of::<MemGetMcMmapInfo>() => {
-                let mut a: MemGetMcMmapInfo = read_arg(arg)?;
-                let (_, m) = d.by_pa(a.pa)?;
-                a.mmap_offset = m.cookie;
-                a.size = m.size;
-                write_arg(arg, &a)?;
-            }
-            111 if size_of_code(c) as usize == size_of::<MemGetMcMmapInfoV2>() => {
-                let mut a: MemGetMcMmapInfoV2 = read_arg(arg)?;
-                let (h, m) = d.by_pa(a.pa)?;
-                a.mmap_offset = m.cookie;
-                a.size = m.size;
-                a.mem_handle = h;
-                write_arg(arg, &a)?;
-            }
-            // The async copies are not modelled yet; every other size is unknown.
-            108 if c == MEM_COPY_ASYNC.code() || c == MEM_COPY_ASYNC64.code() => {
-                return Err(Errno::NOSYS);
-            }
-            _ => return Err(Errno::INVAL),
+    match nr_of(c) {
+        102 if c == MEM_ALLOC_V2.code() => {
+            let a: MemAllocV2 = mem.copy_in(arg)?;
+            let at = location(a.host_memory, a.dram_channel, a.dram_region);
+            alloc_with(mem, d, a.size, a.align, at, tgid, a.mem_handle.addr())?;
         }
+        102 if c == MEM_ALLOC_V2MT.code() => {
+            let a: MemAllocV2MemType = mem.copy_in(arg)?;
+            let at = location(a.host_memory, a.dram_channel, a.dram_region);
+            alloc_with(mem, d, a.size, a.align, at, tgid, a.mem_handle.addr())?;
+        }
+        102 if c == MEM_ALLOC_V2MT64.code() => {
+            let a: MemAllocV2MemType64 = mem.copy_in(arg)?;
+            let at = location(a.host_memory, a.dram_channel, a.dram_region);
+            alloc_with(mem, d, a.size, a.align, at, tgid, a.mem_handle.addr())?;
+        }
+        23 if c == MEM_COPY.code() => {
+            let a: MemCopy = mem.copy_in(arg)?;
+            let (s, so, t, to) = (
+                a.src_mem_handle,
+                a.src_offset.into(),
+                a.dst_mem_handle,
+                a.dst_offset.into(),
+            );
+            mem_copy(d, s, so, t, to, a.size.into())?;
+        }
+        23 if c == MEM_COPY64.code() => {
+            let a: MemCopy64 = mem.copy_in(arg)?;
+            mem_copy(
+                d,
+                a.src_mem_handle,
+                a.src_offset,
+                a.dst_mem_handle,
+                a.dst_offset,
+                a.size,
+            )?;
+        }
+        24 if c == MEM_BUF_COPY.code() => {
+            let a: MemBufCopy = mem.copy_in(arg)?;
+            let m = *d.mem(a.mem_handle)?;
+            buf_copy(
+                mem,
+                d,
+                &m,
+                a.offset.into(),
+                a.buffer.addr(),
+                a.size.into(),
+                a.copy_to_mem_handle != 0,
+            )?;
+        }
+        24 if c == MEM_BUF_COPY64.code() => {
+            let a: MemBufCopy64 = mem.copy_in(arg)?;
+            let m = *d.mem(a.mem_handle)?;
+            buf_copy(
+                mem,
+                d,
+                &m,
+                a.offset,
+                a.buffer.addr(),
+                a.size,
+                a.copy_to_mem_handle != 0,
+            )?;
+        }
+        124 if c == MEM_BUF_ZEROCOPY64.code() => {
+            let a: MemBufCopy64zc = mem.copy_in(arg)?;
+            let m = *d.mem(a.mem_handle)?;
+            buf_copy(
+                mem,
+                d,
+                &m,
+                a.offset,
+                a.buffer.addr(),
+                a.size,
+                a.is_copy_to_device != 0,
+            )?;
+        }
+        28 if c == MEMSET.code() => {
+            let a: Memset = mem.copy_in(arg)?;
+            memset(d, a.mem_handle, a.offset, a.value, a.size.into())?;
+        }
+        28 if c == MEMSET64.code() => {
+            let a: Memset64 = mem.copy_in(arg)?;
+            memset(d, a.mem_handle, a.offset, a.value, a.size)?;
+        }
+        38 if c == DMA_COPY_DESCRIPTORS.code() => {
+            let a: DmaCopyDescriptors = mem.copy_in(arg)?;
+            copy_descs(
+                mem,
+                d,
+                a.mem_handle,
+                a.offset.into(),
+                a.queue_type,
+                a.buffer.addr(),
+                a.num_descs,
+            )?;
+        }
+        38 if c == DMA_COPY_DESCRIPTORS64.code() => {
+            let a: DmaCopyDescriptors64 = mem.copy_in(arg)?;
+            copy_descs(
+                mem,
+                d,
+                a.mem_handle,
+                a.offset,
+                a.queue_type,
+                a.buffer.addr(),
+                a.num_descs,
+            )?;
+        }
+        105 if c == PROGRAM_ENGINE_NC.code() => {
+            let a: ProgramEngineNc = mem.copy_in(arg)?;
+            program(
+                mem,
+                d,
+                a.nc_id,
+                a.dst,
+                a.offset.into(),
+                a.buffer.addr(),
+                a.size.into(),
+            )?;
+        }
+        105 if c == PROGRAM_ENGINE_NC64.code() => {
+            let a: ProgramEngineNc64 = mem.copy_in(arg)?;
+            program(mem, d, a.nc_id, a.dst, a.offset, a.buffer.addr(), a.size)?;
+        }
+        // MC_GET_INFO switches on `_IOC_SIZE` alone (any dir reaches it).
+        111 if size_of_code(c) as usize == size_of::<MemGetMcMmapInfo>() => {
+            let mut a: MemGetMcMmapInfo = mem.copy_in(arg)?;
+            let (_, m) = d.by_pa(a.pa)?;
+            a.mmap_offset = m.cookie;
+            a.size = m.size;
+            mem.copy_out(arg, &a)?;
+        }
+        111 if size_of_code(c) as usize == size_of::<MemGetMcMmapInfoV2>() => {
+            let mut a: MemGetMcMmapInfoV2 = mem.copy_in(arg)?;
+            let (h, m) = d.by_pa(a.pa)?;
+            a.mmap_offset = m.cookie;
+            a.size = m.size;
+            a.mem_handle = h;
+            mem.copy_out(arg, &a)?;
+        }
+        108 if c == MEM_COPY_ASYNC.code() || c == MEM_COPY_ASYNC64.code() => {
+            return super::device_services::mem_copy_async(d, call);
+        }
+        _ => return Err(Errno::INVAL),
     }
     Ok(0)
 }
 
 /// Copies `num` descriptors from a user buffer into ring memory.
-///
-/// # Safety
-/// `buffer` is valid for reading `num * 16` bytes.
-unsafe fn copy_descs(
+fn copy_descs(
+    mem: &dyn UserMemory,
     d: &DeviceState,
     handle: u64,
     offset: u64,
@@ -960,8 +963,7 @@ unsafe fn copy_descs(
     }
     let n = num as usize * DESC_SIZE;
     let at = d.mem(handle)?.span(offset, n as u64)?;
-    // SAFETY: forwarded.
-    let bytes = unsafe { read_user(buffer, n) }?;
+    let bytes = mem.copy_in_bytes(buffer, n)?;
     // TX descriptors carry the source, RX the destination at bytes 8-15: an address in the
     // host window must start inside a host chunk (of this device, here), else EINVAL;
     // device addresses are not checked.

@@ -36,7 +36,8 @@
 //! // SAFETY: `v` is the 8-byte `neuron_ioctl_compatible_version` the command writes.
 //! let ret = unsafe { k.ioctl::<{ COMPATIBLE_VERSION.code() }>(fd, v.as_mut_ptr().cast()) }?;
 //! assert_eq!(ret, 0);
-//! assert!(v[1] <= v[0]); // (max, min)
+//! // (max, min): V3's window in arch-scalars.tsv, "runtime compatible version" min 10, max 11.
+//! assert_eq!(v, [11, 10]);
 //! // SAFETY: `fd` came from `open` above.
 //! unsafe { k.close(fd) };
 //! assert_eq!((k.opens(), k.closes()), (1, 1));
@@ -48,7 +49,9 @@ pub mod bar0_block;
 mod bar_rw;
 mod config;
 mod device_chain;
+mod device_services;
 mod h2t;
+pub mod hardware_only;
 mod misc_chain;
 pub mod mmap_special;
 mod region;
@@ -63,7 +66,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 pub use config::{BuildError, DeviceConfig, Execution, HOST_PHYS_BASE};
 pub use region::EmulatedRegion;
-pub use user::UserAccess;
+pub use user::{InProcessMemory, UserMemory};
 
 use khal::Generation;
 use neuron_emu::{BackgroundEngine, Device, ExecMode};
@@ -99,8 +102,8 @@ pub fn register_copy<K: Kernel>(
     ndl_std::copy::register_level::copy::<Arches, K>(dev, data, options, resource::BAR0_RESOURCE)
 }
 
-/// errno the driver's `-ENOTSUPP` reaches user space as (a kernel-internal value, 524).
-pub const ENOTSUPP: Errno = Errno::from_raw_os_error(524);
+/// errno the driver's `-ENOTSUPP` reaches user space as (defined once, in `ndl-std`).
+pub use ndl_std::returns::ENOTSUPP;
 
 thread_local! {
     static TGID: Cell<Option<u32>> = const { Cell::new(None) };
@@ -266,68 +269,6 @@ impl EmulatedKernel {
         out
     }
 
-    /// ioctl `request` on `fd`, served for process `tgid` whose memory is `memory`: `arg`
-    /// and every user address inside the argument struct are addresses there (the FUSE
-    /// server's entry: the caller is another process).
-    pub fn ioctl_for(
-        &self,
-        fd: RawFd,
-        request: u32,
-        arg: u64,
-        memory: Box<dyn UserAccess>,
-        tgid: u32,
-    ) -> Result<c_int, Errno> {
-        let arg = usize::try_from(arg).map_err(|_| Errno::FAULT)? as *mut c_void;
-        user::scoped(memory, || {
-            Self::as_process(tgid, || {
-                // SAFETY: with a `UserAccess` in scope every copy from or to user memory,
-                // of the argument struct and of the addresses inside it, goes through it,
-                // which checks the addresses itself; none is dereferenced here.
-                unsafe { self.dispatch(fd, request, arg) }
-            })
-        })
-    }
-
-    /// The driver's ioctl entry with the request known at run time.
-    ///
-    /// # Safety
-    /// As [`Kernel::ioctl`] for `code`.
-    unsafe fn dispatch(&self, fd: RawFd, code: u32, arg: *mut c_void) -> Result<c_int, Errno> {
-        let mut st = self.lock();
-        let file = *st.files.get(&fd).ok_or(Errno::BADF)?;
-        let FileKind::Node { mode } = file.kind else {
-            return Err(Errno::NOTTY);
-        };
-        let route = ioctl_codes::route(code, mode.is_free_access()).ok_or(Errno::INVAL)?;
-        if route.attach_check
-            && !st
-                .device(file.device)
-                .is_some_and(|d| d.is_attached(current_tgid()))
-        {
-            return Err(Errno::ACCESS);
-        }
-        if st.retired.contains(&code) {
-            // An older driver: an exact cmd it lacks falls through to misc, which rejects
-            // it; an unknown size in an nr family is rejected by the family's handler.
-            return Err(Errno::INVAL);
-        }
-        let call = state::Call {
-            device: file.device,
-            code,
-            arg,
-            tgid: current_tgid(),
-        };
-        // SAFETY: the caller's `Kernel::ioctl` contract covers `arg` and its user addresses.
-        unsafe {
-            match (route.chain, route.by) {
-                (Chain::Device, Match::Exact) => device_chain::exact(&mut st, &call),
-                (Chain::Device, Match::Nr) => device_chain::by_nr(&mut st, &call),
-                (Chain::Misc, Match::Exact) => misc_chain::exact(&mut st, &call),
-                (Chain::Misc, Match::Nr) => misc_chain::by_nr(&mut st, &call),
-            }
-        }
-    }
-
     fn device_of(root: &Path, path: &Path) -> Option<u32> {
         if path.parent()? != root {
             return None;
@@ -386,31 +327,95 @@ fn mmap_object(dev: &DeviceState, offset: u64, len: u64) -> Result<Object, Errno
     Err(Errno::PERM)
 }
 
-impl Kernel for EmulatedKernel {
-    type Region = EmulatedRegion;
-
-    fn open(&self, path: &Path, mode: AccessMode) -> Result<RawFd, Errno> {
+impl EmulatedKernel {
+    /// The driver's `open` for process `pid`: a privileged open (access mode bit 0 clear)
+    /// attaches `pid` to the device (EBUSY when no slot is free). For front ends that serve
+    /// other processes (FUSE/CUSE); [`Kernel::open`] is this with the calling process.
+    pub fn open_as(&self, path: &Path, mode: AccessMode, pid: u32) -> Result<RawFd, Errno> {
         let mut st = self.lock();
         let device = Self::device_of(&st.root, path).ok_or(Errno::NOENT)?;
         let dev = st.device_mut(device).ok_or(Errno::NOENT)?;
         if !mode.is_free_access() {
-            // The privileged path attaches the opening process (EBUSY when no slot is free).
-            dev.attach(current_tgid())?;
+            dev.attach(pid)?;
         }
         Ok(st.new_fd(OpenFile {
             device,
             kind: FileKind::Node { mode },
-            tgid: current_tgid(),
+            tgid: pid,
         }))
     }
 
-    unsafe fn close(&self, fd: RawFd) {
+    /// The driver's `release` of an open file (its per-process cleanup runs as for
+    /// [`Kernel::close`]). Safe: the model's fd table is its own, no OS fd is closed.
+    pub fn release(&self, fd: RawFd) {
         self.lock().close(fd);
     }
 
+    /// The driver's ioctl entry, for any caller: request `request` on open file `fd`, whose
+    /// argument word is the user address `arg` in the memory `mem` of process `pid`.
+    ///
+    /// Dispatch is the driver's: the lane by the file's access mode, the attach check by
+    /// `pid`, then the device or misc chain. Handlers reach `arg` and every user buffer only
+    /// through `mem`. [`Kernel::ioctl`] is this with [`InProcessMemory`] and the calling
+    /// process; a FUSE/CUSE front end passes its own [`UserMemory`] (e.g. over
+    /// `process_vm_readv`) and the requesting process's pid.
+    pub fn ioctl_from(
+        &self,
+        fd: RawFd,
+        request: u32,
+        arg: u64,
+        mem: &dyn UserMemory,
+        pid: u32,
+    ) -> Result<c_int, Errno> {
+        let mut st = self.lock();
+        let file = *st.files.get(&fd).ok_or(Errno::BADF)?;
+        let FileKind::Node { mode } = file.kind else {
+            return Err(Errno::NOTTY);
+        };
+        let route = ioctl_codes::route(request, mode.is_free_access()).ok_or(Errno::INVAL)?;
+        if route.attach_check && !st.device(file.device).is_some_and(|d| d.is_attached(pid)) {
+            return Err(Errno::ACCESS);
+        }
+        if st.retired.contains(&request) {
+            // An older driver: an exact cmd it lacks falls through to misc, which rejects
+            // it; an unknown size in an nr family is rejected by the family's handler.
+            return Err(Errno::INVAL);
+        }
+        if let Some(errno) = hardware_only::refusal(request) {
+            return Err(errno);
+        }
+        let call = state::Call {
+            device: file.device,
+            code: request,
+            arg,
+            tgid: pid,
+            mem,
+        };
+        match (route.chain, route.by) {
+            (Chain::Device, Match::Exact) => device_chain::exact(&mut st, &call),
+            (Chain::Device, Match::Nr) => device_chain::by_nr(&mut st, &call),
+            (Chain::Misc, Match::Exact) => misc_chain::exact(&mut st, &call),
+            (Chain::Misc, Match::Nr) => misc_chain::by_nr(&mut st, &call),
+        }
+    }
+}
+
+impl Kernel for EmulatedKernel {
+    type Region = EmulatedRegion;
+
+    fn open(&self, path: &Path, mode: AccessMode) -> Result<RawFd, Errno> {
+        self.open_as(path, mode, current_tgid())
+    }
+
+    unsafe fn close(&self, fd: RawFd) {
+        self.release(fd);
+    }
+
     unsafe fn ioctl<const REQ: u32>(&self, fd: RawFd, arg: *mut c_void) -> Result<c_int, Errno> {
-        // SAFETY: the caller's `Kernel::ioctl` contract covers `arg` and its user addresses.
-        unsafe { self.dispatch(fd, REQ, arg) }
+        // SAFETY: the `Kernel::ioctl` contract is `InProcessMemory`'s: `arg` and every user
+        // address in it are valid for the accesses the command makes until we return.
+        let mem = unsafe { InProcessMemory::new() };
+        self.ioctl_from(fd, REQ, arg as usize as u64, &mem, current_tgid())
     }
 
     unsafe fn mmap(&self, fd: RawFd, len: usize, offset: u64) -> Result<EmulatedRegion, Errno> {

@@ -2,13 +2,13 @@
 //! processes, memory handles, mmap cookies, queue rings, semaphores, locks ...) next to the
 //! device model that owns everything the hardware owns (memory bytes, registers, engines).
 
-use core::ffi::c_void;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use neuron_emu::{AllocError, Device, RegionKind};
 
 use super::arch::Facts;
 use super::config::DeviceConfig;
+use super::user::UserMemory;
 use ndl_std::MemLocation;
 use ndl_std::{AccessMode, Errno, RawFd};
 
@@ -37,11 +37,14 @@ pub(crate) struct OpenFile {
 }
 
 /// One ioctl as a handler sees it.
-pub(crate) struct Call {
+pub(crate) struct Call<'m> {
     pub(crate) device: u32,
     pub(crate) code: u32,
-    pub(crate) arg: *mut c_void,
+    /// The argument word: the user address of the argument struct.
+    pub(crate) arg: u64,
     pub(crate) tgid: u32,
+    /// The calling process's memory, the only way handlers reach `arg` and user buffers.
+    pub(crate) mem: &'m dyn UserMemory,
 }
 
 /// What an mmap cookie (and a mapping made from it) reaches in the model.
@@ -163,6 +166,12 @@ pub(crate) struct DeviceState {
     pub(crate) pod_mode: u32,
     /// H2T queues handed out by H2T_DMA_ALLOC_QUEUES: (engine, queue) -> owner.
     pub(crate) h2t_owned: BTreeMap<(u32, u32), H2tOwner>,
+    /// Datastores of ACQUIRE_NEURON_DS: pid -> memory handle.
+    pub(crate) datastores: BTreeMap<u32, u64>,
+    /// The last state CINIT_SET_STATE set, per core.
+    pub(crate) cinit: HashMap<u32, u32>,
+    /// The wait slot the next MEM_COPY_ASYNC gets (1 or 2, alternating).
+    pub(crate) next_wait_slot: u32,
 }
 
 /// Who holds an H2T queue from H2T_DMA_ALLOC_QUEUES, and as what.
@@ -203,6 +212,9 @@ impl DeviceState {
             pod_state: 0,
             pod_mode: 0,
             h2t_owned: BTreeMap::new(),
+            datastores: BTreeMap::new(),
+            cinit: HashMap::new(),
+            next_wait_slot: 1,
         }
     }
 
@@ -256,6 +268,11 @@ impl DeviceState {
 
     pub(crate) fn is_attached(&self, tgid: u32) -> bool {
         self.attached.contains_key(&tgid)
+    }
+
+    /// Every attached pid, in slot order.
+    pub(crate) fn attached_pids(&self) -> impl Iterator<Item = u32> + '_ {
+        self.attached.keys().copied()
     }
 
     /// The pid in attached-process slot 0.

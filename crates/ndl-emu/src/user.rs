@@ -1,120 +1,116 @@
-//! `copy_from_user` / `copy_to_user` of the model.
+//! `copy_from_user` / `copy_to_user` of the model: the one place that touches user memory.
 //!
-//! By default the model runs in the caller's address space, so "user memory" is ordinary
-//! memory; the [`ndl_std::Kernel::ioctl`] contract makes the caller vouch for every address
-//! it passes. [`EmulatedKernel::ioctl_for`](crate::EmulatedKernel::ioctl_for) serves a call
-//! of *another* process instead: for its duration every copy goes through the
-//! [`UserAccess`] it was given (e.g. `process_vm_readv`/`writev` on that process).
-//! Null addresses fail with EFAULT, like a faulting copy.
-
-use core::ffi::c_void;
-use std::cell::RefCell;
+//! Every handler of the emulated driver is safe code: it reads its argument struct and any
+//! user buffer through a [`UserMemory`] and writes results back the same way, exactly as
+//! the driver's handlers go through `copy_from_user`/`copy_to_user`. A failed copy is
+//! EFAULT (handlers that answer something else for a failed copy-in map it themselves).
+//!
+//! Two implementations are expected: [`InProcessMemory`], for callers in the model's own
+//! address space (the [`ndl_std::Kernel`] implementation, whose `ioctl` contract makes the
+//! caller vouch for every address), and one reading another process's memory (a FUSE/CUSE
+//! front end implements [`UserMemory`] with `process_vm_readv`/`process_vm_writev` and calls
+//! [`crate::EmulatedKernel::ioctl_from`] with the caller's pid).
 
 use zerocopy::{FromBytes, Immutable, IntoBytes};
 
 use ndl_std::Errno;
 
-/// The memory of the process a call is served for.
-pub trait UserAccess {
-    /// Copies `dst.len()` bytes from user address `addr` (EFAULT when not readable).
+/// The calling process's memory, as a driver handler sees it: byte copies in and out at
+/// user addresses.
+///
+/// Implementations must fail (EFAULT) rather than touch memory the caller does not own;
+/// a copy may have been partly done when it fails, like `copy_to_user`.
+pub trait UserMemory {
+    /// Copies `dst.len()` bytes from user address `addr` into `dst`.
     fn read(&self, addr: u64, dst: &mut [u8]) -> Result<(), Errno>;
-    /// Copies `src` to user address `addr` (EFAULT when not writable).
+
+    /// Copies `src` to user address `addr`.
     fn write(&self, addr: u64, src: &[u8]) -> Result<(), Errno>;
 }
 
-thread_local! {
-    static USER: RefCell<Option<Box<dyn UserAccess>>> = const { RefCell::new(None) };
-}
-
-/// Runs `f` with every user copy on this thread going through `memory`.
-pub(crate) fn scoped<R>(memory: Box<dyn UserAccess>, f: impl FnOnce() -> R) -> R {
-    let prev = USER.with(|u| u.replace(Some(memory)));
-    let out = f();
-    USER.with(|u| u.replace(prev));
-    out
-}
-
-/// `Some(result)` when a call is being served for another process.
-fn remote<R>(f: impl FnOnce(&dyn UserAccess) -> R) -> Option<R> {
-    USER.with(|u| u.borrow().as_deref().map(f))
-}
-
-/// Reads a `T` from the argument address (the driver's whole-struct copy-in).
-///
-/// # Safety
-/// `arg` is null or valid for reading `size_of::<T>()` bytes (in this process; with a
-/// [`UserAccess`] in scope, in the served process, which checks it itself).
-pub(crate) unsafe fn read_arg<T: FromBytes>(arg: *const c_void) -> Result<T, Errno> {
-    if arg.is_null() {
-        return Err(Errno::FAULT);
+impl dyn UserMemory + '_ {
+    /// Reads a `T` at `addr` (the driver's whole-struct `copy_from_user`).
+    pub fn copy_in<T: FromBytes + IntoBytes>(&self, addr: u64) -> Result<T, Errno> {
+        let mut value = T::new_zeroed();
+        self.read(addr, value.as_mut_bytes())?;
+        Ok(value)
     }
-    if let Some(r) = remote(|m| {
-        let mut b = vec![0u8; size_of::<T>()];
-        m.read(arg as usize as u64, &mut b)?;
-        T::read_from_bytes(&b).map_err(|_| Errno::FAULT)
-    }) {
-        return r;
+
+    /// Writes `value` at `addr` (the driver's `copy_to_user` of a struct or scalar).
+    pub fn copy_out<T: IntoBytes + Immutable + ?Sized>(
+        &self,
+        addr: u64,
+        value: &T,
+    ) -> Result<(), Errno> {
+        self.write(addr, value.as_bytes())
     }
-    // SAFETY: the caller guarantees the bytes are readable; any bit pattern is a valid `T`.
-    Ok(unsafe { arg.cast::<T>().read_unaligned() })
+
+    /// Reads `len` bytes at `addr` into a new buffer.
+    pub fn copy_in_bytes(&self, addr: u64, len: usize) -> Result<Vec<u8>, Errno> {
+        let mut out = vec![0u8; len];
+        self.read(addr, &mut out)?;
+        Ok(out)
+    }
+
+    /// Reads element `index` of an array of `T` at `addr` (`addr + index * size_of::<T>()`).
+    pub fn copy_in_at<T: FromBytes + IntoBytes>(&self, addr: u64, index: u64) -> Result<T, Errno> {
+        let offset = index
+            .checked_mul(size_of::<T>() as u64)
+            .and_then(|o| addr.checked_add(o))
+            .ok_or(Errno::FAULT)?;
+        self.copy_in(offset)
+    }
 }
 
-/// Writes `value` to the argument address (the driver's copy-out).
+/// User memory that is this process's own memory (the model is called in-process).
 ///
-/// # Safety
-/// As [`read_arg`], for writing.
-pub(crate) unsafe fn write_arg<T: IntoBytes + Immutable>(
-    arg: *mut c_void,
-    value: &T,
-) -> Result<(), Errno> {
-    // SAFETY: forwarded.
-    unsafe { write_user(arg as usize as u64, value.as_bytes()) }
+/// Address 0 fails with EFAULT, like a faulting copy; every other address is trusted, which
+/// is why building one is `unsafe`.
+#[derive(Debug)]
+pub struct InProcessMemory {
+    _private: (),
 }
 
-/// Copies `len` bytes from user address `addr`.
-///
-/// # Safety
-/// `addr` is 0 or valid for reading `len` bytes (see [`read_arg`]).
-pub(crate) unsafe fn read_user(addr: u64, len: usize) -> Result<Vec<u8>, Errno> {
-    if addr == 0 && len != 0 {
-        return Err(Errno::FAULT);
+impl InProcessMemory {
+    /// Memory of the calling process.
+    ///
+    /// # Safety
+    /// For as long as the value is used, every non-zero address and length handed to
+    /// [`UserMemory::read`] must be valid for reads, and to [`UserMemory::write`] valid for
+    /// writes, and not aliased by a Rust reference that is live across the access (the
+    /// [`ndl_std::Kernel::ioctl`] contract on the argument and the user addresses in it).
+    pub unsafe fn new() -> Self {
+        Self { _private: () }
     }
-    let mut out = vec![0u8; len];
-    if len != 0 {
-        if let Some(r) = remote(|m| m.read(addr, &mut out)) {
-            return r.map(|()| out);
+}
+
+/// The address as a pointer, EFAULT for null with a non-empty length.
+fn ptr(addr: u64, len: usize) -> Result<Option<usize>, Errno> {
+    match (addr, len) {
+        (_, 0) => Ok(None),
+        (0, _) => Err(Errno::FAULT),
+        _ => usize::try_from(addr).map(Some).map_err(|_| Errno::FAULT),
+    }
+}
+
+impl UserMemory for InProcessMemory {
+    fn read(&self, addr: u64, dst: &mut [u8]) -> Result<(), Errno> {
+        if let Some(p) = ptr(addr, dst.len())? {
+            // SAFETY: the constructor's contract: `addr` is valid for reading `dst.len()`
+            // bytes; `dst` is a distinct, exclusively borrowed buffer.
+            unsafe {
+                std::ptr::copy_nonoverlapping(p as *const u8, dst.as_mut_ptr(), dst.len());
+            }
         }
-        // SAFETY: the caller guarantees `len` readable bytes at `addr`.
-        unsafe { std::ptr::copy_nonoverlapping(addr as usize as *const u8, out.as_mut_ptr(), len) };
+        Ok(())
     }
-    Ok(out)
-}
 
-/// Copies `bytes` to user address `addr`.
-///
-/// # Safety
-/// `addr` is 0 or valid for writing `bytes.len()` bytes (see [`read_arg`]).
-pub(crate) unsafe fn write_user(addr: u64, bytes: &[u8]) -> Result<(), Errno> {
-    if addr == 0 && !bytes.is_empty() {
-        return Err(Errno::FAULT);
-    }
-    if !bytes.is_empty() {
-        if let Some(r) = remote(|m| m.write(addr, bytes)) {
-            return r;
+    fn write(&self, addr: u64, src: &[u8]) -> Result<(), Errno> {
+        if let Some(p) = ptr(addr, src.len())? {
+            // SAFETY: the constructor's contract: `addr` is valid for writing `src.len()`
+            // bytes; `src` is a distinct buffer.
+            unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), p as *mut u8, src.len()) };
         }
-        // SAFETY: the caller guarantees `bytes.len()` writable bytes at `addr`.
-        unsafe {
-            std::ptr::copy_nonoverlapping(bytes.as_ptr(), addr as usize as *mut u8, bytes.len())
-        };
+        Ok(())
     }
-    Ok(())
-}
-
-/// Reads a `T` from user address `addr`.
-///
-/// # Safety
-/// `addr` is 0 or valid for reading `size_of::<T>()` bytes (see [`read_arg`]).
-pub(crate) unsafe fn read_user_value<T: FromBytes>(addr: u64) -> Result<T, Errno> {
-    // SAFETY: forwarded.
-    unsafe { read_arg(addr as usize as *const c_void) }
 }

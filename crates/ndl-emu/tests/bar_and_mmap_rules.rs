@@ -22,7 +22,7 @@ impl Bar {
         let k = EmulatedKernel::new(g, 1).unwrap();
         let base = {
             let ndl = Ndl::with_kernel(&k);
-            ndl.device(0).unwrap().info().unwrap().bar_address[0]
+            ndl.device(0).unwrap().device_info().unwrap().bar_address[0]
         };
         let fd = k
             .open(Path::new("/dev/neuron0"), AccessMode::ReadWrite)
@@ -128,7 +128,7 @@ fn bar_write_stops_at_the_first_refused_entry() {
     // Outside the BAR0 mapping: EINVAL too.
     let size = {
         let ndl = Ndl::with_kernel(&bar.k);
-        ndl.device(0).unwrap().info().unwrap().bar_size[0]
+        ndl.device(0).unwrap().device_info().unwrap().bar_size[0]
     };
     assert_eq!(bar.write(&[size], &[0]), Err(Errno::INVAL));
 }

@@ -76,7 +76,8 @@ fn identity_queries() {
     assert_eq!(dev.device_bdf().unwrap().bus_number, 0x12);
     assert_eq!(dev.host_device_id().unwrap(), 2);
     let misc = ndl.misc();
-    assert_eq!(misc.compatible_version().unwrap(), (5, 9));
+    // arch-scalars.tsv "runtime compatible version": V3 min 10, max 11.
+    assert_eq!(misc.compatible_version().unwrap(), (10, 11));
     let basic = misc.device_basic_info().unwrap();
     assert_eq!((basic.architecture, basic.revision), (3, 1));
     // nd_index is relative to the misc node (neuron0 here; neuron1 below).
@@ -117,9 +118,11 @@ fn identity_queries() {
         no_map.misc().get_logical_to_physical_nc_map(8).unwrap_err(),
         ioctl_err("NEURON_IOCTL_GET_LOGICAL_TO_PHYSICAL_NC_MAP", ENOTSUPP)
     );
-    // Each generation reports its own arch number, and its own core count.
-    for (g, cores) in [(Generation::V2, 2), (Generation::V4, 8)] {
+    // Each generation reports its own arch number, core count and compatible-version
+    // window (arch-scalars.tsv: V2 min 5 max 7; V4 inherits V3's min 10 max 11).
+    for (g, cores, window) in [(Generation::V2, 2, (5, 7)), (Generation::V4, 8, (10, 11))] {
         let n = Ndl::with_kernel(EmulatedKernel::new(g, 1).unwrap());
+        assert_eq!(n.misc().compatible_version().unwrap(), window);
         let d = n.device(0).unwrap();
         assert_eq!(d.device_info().unwrap().architecture, u32::from(g.number()));
         assert_eq!(

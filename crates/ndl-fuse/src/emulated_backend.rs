@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use ndl_emu::EmulatedKernel;
-use ndl_std::{AccessMode, Kernel, RawFd};
+use ndl_std::{AccessMode, RawFd};
 use rustix::io::Errno;
 
 use crate::backend::{Backend, Caller};
@@ -78,7 +78,7 @@ impl Backend for EmulatedBackend {
     fn open(&self, device: u32, flags: u32, caller: Caller) -> Result<u64, Errno> {
         let path = Self::node(device);
         let mode = access_mode(flags);
-        let fd = EmulatedKernel::as_process(caller.tgid, || self.kernel.open(&path, mode))?;
+        let fd = self.kernel.open_as(&path, mode, caller.tgid)?;
         let fh = {
             let mut next = self.next_fh.lock().unwrap_or_else(PoisonError::into_inner);
             let fh = *next;
@@ -99,15 +99,13 @@ impl Backend for EmulatedBackend {
     ) -> Result<i32, Errno> {
         let handle = *self.files().get(&fh).ok_or(Errno::BADF)?;
         self.kernel
-            .ioctl_for(handle.fd, request, arg, Box::new(*memory), caller.tgid)
+            .ioctl_from(handle.fd, request, arg, memory, caller.tgid)
     }
 
     fn release(&self, fh: u64) {
         let Some(handle) = self.files().remove(&fh) else {
             return;
         };
-        // SAFETY: the fd came from this kernel's `open` and was removed from the table, so
-        // nothing uses it again.
-        unsafe { self.kernel.close(handle.fd) };
+        self.kernel.release(handle.fd);
     }
 }

@@ -87,7 +87,7 @@ impl ProcessMemory {
     }
 }
 
-impl ndl_emu::UserAccess for ProcessMemory {
+impl ndl_emu::UserMemory for ProcessMemory {
     fn read(&self, addr: u64, dst: &mut [u8]) -> Result<(), Errno> {
         ProcessMemory::read(self, addr, dst)
     }

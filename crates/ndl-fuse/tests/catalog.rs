@@ -45,7 +45,7 @@ fn every_command_on_both_lanes_matches_the_in_process_kernel() {
             // SAFETY: the argument is 16 KiB of zeros, more than any argument struct; the
             // user pointers inside it are null, which handlers refuse (EFAULT).
             let got = unsafe { common::ioctl(&served, cmd.code(), pa) };
-            let want = local.ioctl_for(fd, cmd.code(), pb, Box::new(ProcessMemory::new(me)), me);
+            let want = local.ioctl_from(fd, cmd.code(), pb, &ProcessMemory::new(me), me);
             // Linux's FUSE ioctl path turns ENOSYS into ENOTTY.
             let want = want.map_err(|e| if e == Errno::NOSYS { Errno::NOTTY } else { e });
             assert_eq!(got, want, "{} on {mode:?}", cmd.name());
