@@ -13,6 +13,8 @@ use std::sync::OnceLock;
 
 use khal::Generation;
 
+use crate::tables;
+
 /// The table, as shipped with this crate.
 pub const TABLE: &str = include_str!("../tables/bar0-write-block.tsv");
 
@@ -49,33 +51,18 @@ impl BlockedRange {
     }
 }
 
-fn hex(s: &str) -> Option<u64> {
-    u64::from_str_radix(s.strip_prefix("0x")?, 16).ok()
-}
-
-fn arch_column(g: Generation) -> &'static str {
-    match g {
-        Generation::V2 => "v2",
-        Generation::V3 => "v3",
-        _ => "v4",
-    }
-}
-
 fn parse() -> Vec<(&'static str, BlockedRange)> {
-    TABLE
-        .lines()
-        .skip(1)
-        .filter_map(|line| {
-            let f: Vec<&'static str> = line.split('\t').collect();
+    tables::rows(TABLE)
+        .filter_map(|f| {
             let (arch, kind) = (*f.first()?, *f.get(1)?);
-            let (start, end) = (hex(f.get(6)?)?, hex(f.get(7)?)?);
+            let (start, end) = (tables::number(f.get(6)?)?, tables::number(f.get(7)?)?);
             let row = match kind {
                 "dma-queue-regs" => BlockedRange {
                     kind,
                     start,
                     end,
-                    stride: hex(f.get(8)?)?,
-                    offsets: f.get(10)?.split(',').filter_map(hex).collect(),
+                    stride: tables::number(f.get(8)?)?,
+                    offsets: f.get(10)?.split(',').filter_map(tables::number).collect(),
                 },
                 "fw-mailbox-word" => BlockedRange {
                     kind,
@@ -99,7 +86,7 @@ fn all() -> &'static [(&'static str, BlockedRange)] {
 /// The blocking rows of generation `g` (V4 has its own rows: the driver runs V3's function
 /// on it).
 pub fn ranges(g: Generation) -> impl Iterator<Item = &'static BlockedRange> {
-    let arch = arch_column(g);
+    let arch = tables::arch_column(g);
     all()
         .iter()
         .filter(move |(a, _)| *a == arch)

@@ -20,9 +20,20 @@
 //! it initialises a device. The kernel keeps only the driver's own bookkeeping (attached
 //! processes, handles, cookies, which rings a queue was given, semaphores, locks ...).
 //!
-//! **Mappings** ([`EmulatedRegion`]) are windows into the model: RESOURCE_MMAP_INFO with the
-//! resources in [`resource`] hands out BAR0 (registers), memory handles and MC info hand out
-//! memory. A register write through a mapping reaches the engine as it happens.
+//! **Refusals** are the driver's (2.26.5.0, `reference/`): BAR_WRITE refuses the offsets of
+//! [`bar0_block`] (EINVAL, nothing at or after the entry written); the DMA commands refuse
+//! what `dma-path.md` lists (EALREADY on an H2T queue the driver uses, -1 for ring counts
+//! that are not a multiple of 16 or for a completion ring, COPY_START above the ring size or
+//! with no RX descriptors, ...); MEM_ALLOC refuses an alignment for host memory.
+//!
+//! **Mappings** ([`EmulatedRegion`]) are windows into the model, served on the driver's
+//! three paths: the caller's memory chunks (the whole page-rounded chunk; another process's
+//! chunk read-only), the arch's special resources of [`mmap_special`] (exact key and size;
+//! RESOURCE_ALL read-only), and raw device memory only when the device is configured
+//! [privileged](DeviceConfig::privileged) (standing for CAP_SYS_RAWIO; EPERM otherwise).
+//! The register windows of [`resource`] are **emulator-only** and exist only in privileged
+//! mode, for the register-level copy and privileged tooling on the model. A register write
+//! through a mapping reaches the engine as it happens.
 //!
 //! ```
 //! use khal::Generation;
@@ -57,6 +68,7 @@ pub mod mmap_special;
 mod region;
 pub mod resource;
 mod state;
+mod tables;
 mod user;
 
 use core::ffi::{c_int, c_void};

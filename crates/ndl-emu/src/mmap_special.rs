@@ -12,6 +12,8 @@ use std::sync::OnceLock;
 
 use khal::Generation;
 
+use crate::tables;
+
 /// The table, as shipped with this crate.
 pub const TABLE: &str = include_str!("../tables/mmap-special.tsv");
 
@@ -36,20 +38,10 @@ pub struct Special {
     pub read_only: bool,
 }
 
-fn num(s: &str) -> Option<u64> {
-    match s.strip_prefix("0x") {
-        Some(h) => u64::from_str_radix(h, 16).ok(),
-        None => s.parse().ok(),
-    }
-}
-
 fn parse() -> Vec<(&'static str, Special)> {
-    TABLE
-        .lines()
-        .skip(1)
-        .filter_map(|line| {
-            let f: Vec<&'static str> = line.split('\t').collect();
-            let n = |i: usize| f.get(i).and_then(|s| num(s));
+    tables::rows(TABLE)
+        .filter_map(|f| {
+            let n = |i: usize| f.get(i).and_then(|s| tables::number(s));
             Some((
                 *f.first()?,
                 Special {
@@ -74,11 +66,7 @@ fn all() -> &'static [(&'static str, Special)] {
 
 /// The entries of generation `g`, in table order.
 pub fn entries(g: Generation) -> impl Iterator<Item = &'static Special> {
-    let arch = match g {
-        Generation::V2 => "v2",
-        Generation::V3 => "v3",
-        _ => "v4",
-    };
+    let arch = tables::arch_column(g);
     all()
         .iter()
         .filter(move |(a, _)| *a == arch)

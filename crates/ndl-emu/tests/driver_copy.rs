@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use khal::Arch;
 use ndl_emu::{DeviceConfig, EmulatedKernel, HOST_PHYS_BASE, driver_copy};
-use ndl_std::copy::{CopyError, CopyOptions, Delivery, QueueChoice};
+use ndl_std::copy::{CopyError, CopyOptions, DataMove, Delivery, QueueChoice};
 use ndl_std::ioctl_codes::{DMA_QUEUE_INIT, DMA_QUEUE_RELEASE, H2T_DMA_FREE_QUEUES, MEM_FREE};
 use ndl_std::testing::Recording;
 use ndl_std::{AccessMode, Errno, Error, Generation, Kernel, MemLocation, Ndl};
@@ -84,13 +84,18 @@ fn copies_between_every_pair_of_locations() {
     ] {
         let ndl = Ndl::with_kernel(kernel(Generation::V3));
         let dev = ndl.open_device(0).unwrap();
-        let o = CopyOptions {
-            src,
-            dst,
-            ..CopyOptions::default()
-        };
-        let data = pattern(100_000, 9);
-        driver_copy(&dev, &data, &o).unwrap_or_else(|e| panic!("{src:?} -> {dst:?}: {e}"));
+        for data_move in [DataMove::BufCopy, DataMove::Mapping] {
+            let o = CopyOptions {
+                src,
+                dst,
+                data: data_move,
+                ..CopyOptions::default()
+            };
+            let data = pattern(100_000, 9);
+            driver_copy(&dev, &data, &o)
+                .unwrap_or_else(|e| panic!("{src:?} -> {dst:?} {data_move:?}: {e}"));
+        }
+        assert_eq!(ndl.kernel().mappings(), 0);
     }
 }
 

@@ -10,9 +10,36 @@
 //! * [`Ndl`]: the per-process context with the three gateways — [`Device`] (cached read-only
 //!   fd per device), [`Misc`] (one write-only fd for the free-access lane), [`DeviceHandle`]
 //!   (an owned read-write fd) — and [`Mapping`] for mmap'd driver objects.
-//! * [`copy`]: the register-level DMA copy flow (rings in mapped memory, khal bring-up and
-//!   doorbells through a mapped BAR0, udma-desc descriptors), generic over the kernel and the
-//!   arch set.
+//! * [`copy`]: memory-to-memory DMA copies, verified byte for byte, generic over the kernel
+//!   and the caller's arch set: [`copy::driver`] (the default) on the driver's terms, and
+//!   [`copy::register_level`], the opt-in for the device model and privileged tooling.
+//!
+//! # Real hardware, privileges, and the model
+//!
+//! **Runs on real hardware** (a process that can open `/dev/neuronN` read-write): every
+//! wrapper whose command the driver serves on the lane its gateway uses; [`Mapping`]s of the process's own memory chunks (MEM_GET_EXTENDED_INFO's
+//! `mmap_offset`, the whole chunk) and of the arch's special resources (RESOURCE_MMAP_INFO:
+//! semaphores, events, state buffers, TOP_SP blocks, whole HBM channels on V3/V4;
+//! RESOURCE_ALL entries read-only); and the **driver-style copy** ([`copy::copy`]): an H2T
+//! service queue or a core-engine queue, MEM_ALLOC'd rings and buffers, udma-desc
+//! descriptors delivered by mmap of the ring chunk or by DMA_COPY_DESCRIPTORS, the driver
+//! ringing the doorbells, a completion marker, DMA_ACK_COMPLETED, and full teardown. This
+//! follows `reference/dma-path.md` (driver 2.26.5.0) and has been run only against the
+//! emulated kernel here, not on hardware.
+//!
+//! **Needs privileges**: mmap of raw device memory at an offset that is neither a chunk nor
+//! a special resource needs CAP_SYS_RAWIO (the driver's root path, BAR4 only; EPERM
+//! otherwise). A process that did not open the node itself (e.g. a forked child) is not
+//! attached: the attach-checked commands (DMA_QUEUE_INIT, DMA_ACK_COMPLETED, MEM_FREE,
+//! BAR_WRITE, ...) answer EACCES. A write-only (free-access) fd reaches only the misc
+//! commands and cannot map.
+//!
+//! **Only the model does**: the [`copy::register_level`] path. It maps a BAR0 register
+//! window and programs ring bases and doorbells itself, which the driver refuses to every
+//! process, root included (no mmap reaches DMA engine registers; BAR_WRITE blocks the ring
+//! base, completion base and tail-increment words of every queue,
+//! `reference/bar0-write-block.tsv`). `ndl-emu`'s emulated kernel serves such a window only
+//! when configured privileged, under resource numbers of its own that no driver uses.
 //!
 //! ```no_run
 //! use ndl_std::{MemLocation, Ndl};

@@ -65,6 +65,15 @@ pub enum BarrierName {
     Sow,
 }
 
+/// How descriptors reach the rings of a driver-style copy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DeliveryName {
+    /// Stored through an mmap of the process's own ring memory.
+    Mmap,
+    /// Handed to the driver's DMA_COPY_DESCRIPTORS ioctl (nothing mapped).
+    CopyDescriptors,
+}
+
 /// `neuron-tool copy`.
 #[derive(Debug, Args)]
 pub struct CopyArgs {
@@ -74,17 +83,31 @@ pub struct CopyArgs {
     /// Bytes to copy (e.g. 4096, 64KiB, 1MiB).
     #[arg(long, default_value = "1MiB", value_parser = parse_size_arg)]
     pub size: u64,
-    /// DMA queue (0..15).
+    /// Use queue --queue of this DMA engine (the driver's global id) instead of an H2T
+    /// service queue allocated from the driver.
+    #[arg(long)]
+    pub engine: Option<u32>,
+    /// DMA queue (0..15) of --engine.
     #[arg(long, default_value_t = 0)]
     pub queue: u32,
-    /// Ordering barrier on every packet (DMB on its first TX descriptor, the write barrier on
-    /// its first data descriptor, SOW on every RX descriptor).
+    /// The core whose H2T engine serves the copy (without --engine).
+    #[arg(long, default_value_t = 0)]
+    pub nc: u32,
+    /// How descriptors reach the rings.
+    #[arg(long, value_enum, default_value_t = DeliveryName::Mmap)]
+    pub delivery: DeliveryName,
+    /// Ordering barrier on the last data descriptor pair of each batch (the driver's own
+    /// copies put the write barrier there).
     #[arg(long, value_enum, default_value_t = BarrierName::None)]
     pub barrier: BarrierName,
     /// Descriptors per ring (a power of two, 32 or more). Smaller rings make the copy wait
     /// for the engine and wrap the rings more often.
-    #[arg(long, default_value_t = crate::copy::COPY_RING)]
+    #[arg(long, default_value_t = COPY_RING)]
     pub ring_size: u32,
+    /// Drive the engine registers directly through a mapped BAR0 (the device model only:
+    /// the driver refuses user access to DMA queue registers).
+    #[arg(long)]
+    pub register_level: bool,
     /// A real device node (e.g. /dev/neuron0) or a directory holding neuronN nodes;
     /// without it the built-in device model is used.
     #[arg(long)]
@@ -93,6 +116,9 @@ pub struct CopyArgs {
     #[arg(long)]
     pub json: bool,
 }
+
+/// Default descriptors per ring of `copy`.
+pub const COPY_RING: u32 = 4096;
 
 /// `neuron-tool desc ...`.
 #[derive(Debug, Subcommand)]

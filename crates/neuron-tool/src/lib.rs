@@ -6,7 +6,7 @@
 //! * [`cli`]: the clap grammar (subcommand and flag spellings are an interface).
 //! * [`cmd`]: one module per subcommand.
 //! * [`batch`]: the million-line `desc build --batch` path.
-//! * [`copy`]: the verified copy, generic over the arch and the device.
+//! * [`summary`]: what `copy` prints (the copy itself is `ndl-std`'s).
 //! * [`arch_select`]: the one place a run-time arch becomes a type.
 //! * [`error`]: [`ToolError`](error::ToolError), one sentence per failure.
 
@@ -14,7 +14,7 @@ pub mod arch_select;
 pub mod batch;
 pub mod cli;
 pub mod cmd;
-pub mod copy;
 pub mod error;
 pub mod hex;
 pub mod size;
+pub mod summary;

@@ -325,10 +325,10 @@ fn copy_runs_on_the_built_in_model_and_verifies() {
     let out = stdout_of(&["copy", "--size", "1MiB"]);
     assert!(out.contains("copied 1.00 MiB (1048576 bytes)"), "{out}");
     assert!(
-        out.contains("on the built-in device model, CAYMAN"),
+        out.contains("on the built-in device model, CAYMAN, driver path (mmap)"),
         "{out}"
     );
-    assert!(out.contains("16 descriptor pairs in 2 packets"), "{out}");
+    assert!(out.contains("16 descriptor pairs in 1 batch(es)"), "{out}");
     assert!(out.contains("every byte verified"), "{out}");
     let v = copy_json(&[]);
     let mut keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
@@ -338,55 +338,58 @@ fn copy_runs_on_the_built_in_model_and_verifies() {
         [
             "arch",
             "barrier",
+            "batches",
             "bytes",
             "bytes_per_second",
+            "delivery",
             "descriptors",
             "device",
-            "packets",
+            "engine",
+            "path",
             "queue",
             "seconds",
-            "verified",
-            "waits"
+            "verified"
         ]
     );
     assert_eq!(v["device"], "the built-in device model");
+    assert_eq!(v["path"], "driver");
+    // Core 0's H2T engine on V3 is engine 128 (dma-path.md step 1); its default queues 0
+    // and 1 are the driver's, so the first service queue is 2.
+    assert_eq!(
+        (v["engine"].as_u64(), v["queue"].as_u64()),
+        (Some(128), Some(2))
+    );
     assert!(v["seconds"].as_f64().unwrap() >= 0.0);
     assert!(v["bytes_per_second"].as_f64().unwrap() >= 0.0);
 }
 
 #[test]
-fn copy_every_arch_and_size_splits_and_verifies() {
-    // (size, descriptors, packets): 64 KiB per descriptor, 15 descriptors (960 KiB) per
-    // packet on every arch (the 0xFFFFF packet byte limit binds before the descriptor limit).
-    let cases: [(&str, u64, u64); 4] = [
-        ("1", 1, 1),
-        ("64KiB", 1, 1),
-        ("65537", 2, 1),
-        ("1048581", 17, 2), // 1 MiB + 5
-    ];
+fn copy_every_arch_size_and_delivery_verifies() {
+    // (size, descriptor pairs): one pair per 64 KiB or less.
+    let cases: [(&str, u64); 4] = [("1", 1), ("64KiB", 1), ("65537", 2), ("1048581", 17)];
     for arch in ["sunda", "cayman", "mariana"] {
-        for (size, descriptors, packets) in cases {
-            let v = copy_json(&["--arch", arch, "--size", size]);
-            assert_eq!(v["arch"], arch.to_uppercase(), "{arch} {size}");
-            assert_eq!(v["bytes"].to_string(), size.replace("64KiB", "65536"));
-            assert_eq!(v["descriptors"], descriptors, "{arch} {size}");
-            assert_eq!(v["packets"], packets, "{arch} {size}");
-            assert_eq!(v["waits"], 1, "{arch} {size}");
-            assert_eq!(v["verified"], true, "{arch} {size}");
+        for delivery in ["mmap", "copy-descriptors"] {
+            for (size, descriptors) in cases {
+                let v = copy_json(&["--arch", arch, "--size", size, "--delivery", delivery]);
+                assert_eq!(v["arch"], arch.to_uppercase(), "{arch} {size}");
+                assert_eq!(v["bytes"].to_string(), size.replace("64KiB", "65536"));
+                assert_eq!(v["descriptors"], descriptors, "{arch} {size}");
+                assert_eq!(v["batches"], 1, "{arch} {size}");
+                assert_eq!(v["delivery"], delivery);
+                assert_eq!(v["verified"], true, "{arch} {size}");
+            }
         }
     }
 }
 
 #[test]
-fn copy_with_many_packets_laps_small_rings() {
-    // 32-slot rings hold 16 descriptors in flight and a packet is 15: 20 MiB + 3 is 321
-    // descriptors in 22 packets, a wait before every packet but the first, and the rings
-    // lap ten times (each lap changes the ring-id stamp the model checks).
+fn copy_with_small_rings_wraps_them() {
+    // 32-entry rings take 16 entries a batch, one of them the completion marker pair:
+    // 20 MiB + 3 is 321 pairs in 22 batches, and the rings wrap eleven times.
     for arch in ["sunda", "cayman", "mariana"] {
         let v = copy_json(&["--arch", arch, "--size", "20971523", "--ring-size", "32"]);
         assert_eq!(v["descriptors"], 321);
-        assert_eq!(v["packets"], 22);
-        assert_eq!(v["waits"], 22);
+        assert_eq!(v["batches"], 22);
         assert_eq!(v["verified"], true);
     }
 }
@@ -405,19 +408,39 @@ fn copy_every_barrier_and_queue() {
             }
             let v = copy_json(&args);
             assert_eq!(v["barrier"], barrier);
-            assert_eq!(
-                (v["descriptors"].as_u64(), v["packets"].as_u64()),
-                (Some(4), Some(1))
-            );
+            assert_eq!(v["descriptors"].as_u64(), Some(4));
             assert_eq!(v["verified"], true);
         }
     }
     for queue in ["0", "7", "15"] {
-        let v = copy_json(&["--queue", queue, "--size", "100000"]);
+        let v = copy_json(&["--engine", "5", "--queue", queue, "--size", "100000"]);
+        assert_eq!(v["engine"], 5);
         assert_eq!(v["queue"].to_string(), queue);
         assert_eq!(v["verified"], true);
     }
     fails_with(&["copy", "--queue", "16"], "queue id 16 out of range");
+    // The H2T engine's default queue carries the driver's own copies.
+    fails_with(
+        &["copy", "--engine", "128", "--queue", "0"],
+        "NEURON_IOCTL_DMA_QUEUE_INIT failed",
+    );
+}
+
+#[test]
+fn copy_register_level_is_an_opt_in_on_the_model_only() {
+    let v = copy_json(&["--register-level", "--size", "100000"]);
+    assert_eq!(v["path"], "register-level");
+    assert_eq!(v["verified"], true);
+    let dir = tempfile::tempdir().unwrap();
+    fails_with(
+        &[
+            "copy",
+            "--register-level",
+            "--device",
+            dir.path().to_str().unwrap(),
+        ],
+        "runs on the built-in model only",
+    );
 }
 
 #[test]

@@ -1,5 +1,5 @@
 //! Memory-to-memory DMA copies through a device, verified byte for byte, generic over the
-//! [`Kernel`](crate::Kernel).
+//! [`Kernel`].
 //!
 //! * [`driver`] — **the default path**, on the driver's terms (`reference/dma-path.md`): the
 //!   driver programs the queue, copies or lets the process map its descriptors, and rings
@@ -16,7 +16,7 @@ pub mod register_level;
 
 use khal::Generation;
 
-pub use driver::{CopyOptions, Delivery, QueueChoice, copy, copy_on};
+pub use driver::{CopyOptions, DataMove, Delivery, QueueChoice, copy, copy_on};
 pub use error::CopyError;
 
 use crate::gateway::Device;
@@ -27,6 +27,10 @@ use crate::kernel::Kernel;
 pub struct CopyReport {
     /// The device's generation (from DEVICE_INFO).
     pub generation: Generation,
+    /// The DMA engine (the driver's global id).
+    pub engine: u32,
+    /// The queue of the engine (for an H2T service queue, the one the driver handed out).
+    pub queue: u8,
     /// Bytes copied and verified.
     pub bytes: u64,
     /// Descriptor pairs used (one per 64 KiB or less).

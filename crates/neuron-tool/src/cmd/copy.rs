@@ -1,113 +1,106 @@
-//! `neuron-tool copy`: the main job.
+//! `neuron-tool copy`: the main job. It parses, calls `ndl-std`'s copy orchestration and
+//! prints; the copy itself (queue, memory, descriptors, doorbells, completion, teardown,
+//! verification) is the library's.
+//!
+//! * By default the copy takes the **driver-style path** (`ndl_std::copy::driver`): only
+//!   the driver's DMA ioctls, which is what runs on real hardware (`--device /dev/neuronN`)
+//!   and on the built-in model (`ndl-emu`'s emulated kernel) alike. `--delivery` picks how
+//!   descriptors reach the rings (an mmap of the process's ring memory, or
+//!   DMA_COPY_DESCRIPTORS).
+//! * `--register-level` takes the opt-in that programs the engine registers itself through
+//!   a mapped BAR0, on the built-in model only (run privileged): the driver refuses it.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
-use indicatif::{ProgressBar, ProgressStyle};
-use khal::regs::queue::Dir;
-use khal::udma::RingConfig;
 use khal::{Arch, Generation};
 use ndl_emu::{DeviceConfig, EmulatedKernel, HOST_PHYS_BASE};
-use ndl_std::{Errno, Kernel, Ndl};
+use ndl_std::copy::register_level::{self, RegisterOptions};
+use ndl_std::copy::{self, CopyError, CopyOptions, CopyReport, Delivery, QueueChoice};
+use ndl_std::ioctl_codes::{DEVICE_INFO, RESOURCE_MMAP_INFO};
+use ndl_std::{DeviceHandle, Errno, Kernel, Ndl};
 use neuron_emu::MemoryConfig;
 use udma_desc::QueueId;
 
-use crate::arch_select::{ArchVisitor, dispatch};
-use crate::cli::CopyArgs;
-use crate::copy::{CopyDevice, CopyOptions, CopySummary, NdlDevice, PlanError, run_copy};
+use crate::arch_select::{ArchVisitor, Supported, dispatch};
+use crate::cli::{BarrierName, CopyArgs, DeliveryName};
 use crate::error::{Result, ToolError};
-
-/// Copies at least this large get a progress bar (on a terminal).
-const PROGRESS_FROM: u64 = 64 << 20;
-
-/// The options of `copy`, checked (queue range, size, ring size) before any device is opened.
-pub fn options(args: &CopyArgs) -> Result<CopyOptions> {
-    let queue = QueueId::new(args.queue).map_err(|e| ToolError::BadArgument(e.to_string()))?;
-    // khal's rule for a ring (power of two, 32..=2^23 descriptors), said before the device
-    // is opened.
-    RingConfig {
-        bus_addr: 0,
-        size: args.ring_size,
-    }
-    .validate(Dir::Tx)
-    .map_err(|e| ToolError::BadArgument(format!("--ring-size: {e}")))?;
-    // The plan refuses it too, but only once a device is open; say it first.
-    if args.size == 0 {
-        return Err(ToolError::BadArgument(PlanError::ZeroSize.to_string()));
-    }
-    Ok(CopyOptions {
-        queue,
-        size: args.size,
-        barrier: args.barrier.barrier(),
-        ring_size: args.ring_size,
-    })
-}
-
-/// Runs the copy on `dev`, whose chip generation is `g`, and prints the summary (or JSON).
-/// A progress bar is shown for long copies when stdout is a terminal and JSON is off.
-pub fn run_on_device<D: CopyDevice>(
-    dev: &mut D,
-    g: Generation,
-    opts: &CopyOptions,
-    json: bool,
-    out: &mut impl Write,
-) -> Result<CopySummary> {
-    struct Job<'a, D> {
-        dev: &'a mut D,
-        opts: &'a CopyOptions,
-        bar: Option<&'a ProgressBar>,
-    }
-    impl<D: CopyDevice> ArchVisitor for Job<'_, D> {
-        type Output = Result<CopySummary>;
-        fn visit<A: Arch>(self) -> Self::Output {
-            let bar = self.bar;
-            run_copy::<A, D>(self.dev, self.opts, &mut |done| {
-                if let Some(b) = bar {
-                    b.set_position(done);
-                }
-            })
-        }
-    }
-    let bar = (!json && opts.size >= PROGRESS_FROM && std::io::stdout().is_terminal()).then(|| {
-        let b = ProgressBar::new(opts.size);
-        if let Ok(style) =
-            ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}")
-        {
-            b.set_style(style);
-        }
-        b
-    });
-    let summary = dispatch(
-        g,
-        Job {
-            dev,
-            opts,
-            bar: bar.as_ref(),
-        },
-    )?;
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
-    let summary = summary?;
-    if json {
-        writeln!(out, "{}", summary.to_json())?;
-    } else {
-        writeln!(out, "{summary}")?;
-    }
-    Ok(summary)
-}
+use crate::summary::CopySummary;
 
 /// What summaries and errors call the built-in target.
 pub const MODEL_NAME: &str = "the built-in device model";
 
-/// Memory the model gets beyond the copy's buffers: rings and allocation alignment.
+/// Memory the model gets beyond the copy's buffers: rings, the completion page, rounding.
 const MODEL_SLACK: u64 = 1 << 20;
+
+/// The copy a command line asks for, checked before any device is opened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// Driver-style options.
+    pub options: CopyOptions,
+    /// Bytes to copy.
+    pub size: u64,
+    /// The register-level opt-in.
+    pub register_level: bool,
+}
+
+fn barrier_name(b: BarrierName) -> &'static str {
+    match b {
+        BarrierName::None => "none",
+        BarrierName::Dmb => "dmb",
+        BarrierName::WriteBarrier => "write-barrier",
+        BarrierName::Sow => "sow",
+    }
+}
+
+fn delivery_name(d: Delivery) -> &'static str {
+    match d {
+        Delivery::Mmap => "mmap",
+        Delivery::CopyDescriptors => "copy-descriptors",
+    }
+}
+
+/// Checks the arguments (queue, ring size, size) and turns them into the library's options.
+pub fn plan(args: &CopyArgs) -> Result<Plan> {
+    let queue = QueueId::new(args.queue).map_err(|e| ToolError::BadArgument(e.to_string()))?;
+    udma_desc::Ring::new(udma_desc::Direction::Tx, args.ring_size)
+        .map_err(|e| ToolError::BadArgument(format!("--ring-size: {e}")))?;
+    if args.size == 0 {
+        return Err(ToolError::BadArgument(
+            "copy size 0: nothing to copy".into(),
+        ));
+    }
+    let options = CopyOptions {
+        queue: match args.engine {
+            Some(engine) => QueueChoice::CoreEngine { engine, queue },
+            None => QueueChoice::H2tService { nc: args.nc },
+        },
+        delivery: match args.delivery {
+            DeliveryName::Mmap => Delivery::Mmap,
+            DeliveryName::CopyDescriptors => Delivery::CopyDescriptors,
+        },
+        ring_entries: args.ring_size,
+        barrier: args.barrier.barrier(),
+        ..CopyOptions::default()
+    };
+    Ok(Plan {
+        options,
+        size: args.size,
+        register_level: args.register_level,
+    })
+}
 
 /// The emulated kernel the built-in target runs on: one device of generation `g` at
 /// `/dev/neuron0`, executing each doorbell as it is written, with host memory and HBM
-/// channels sized for a copy of `size` bytes (host to HBM channel 0) with rings of
-/// `ring_size` descriptors.
-pub fn model_kernel(g: Generation, size: u64, ring_size: u32) -> Result<EmulatedKernel> {
+/// channels sized for a copy of `size` bytes with rings of `ring_size` descriptors.
+/// `privileged` serves the register windows the register-level path maps.
+pub fn model_kernel(
+    g: Generation,
+    size: u64,
+    ring_size: u32,
+    privileged: bool,
+) -> Result<EmulatedKernel> {
     struct HbmChannel;
     impl ArchVisitor for HbmChannel {
         type Output = (u64, &'static str);
@@ -129,7 +122,8 @@ pub fn model_kernel(g: Generation, size: u64, ring_size: u32) -> Result<Emulated
             host_phys_base: HOST_PHYS_BASE,
         },
         ..DeviceConfig::numbered(g, 0)
-    };
+    }
+    .with_privileged(privileged);
     EmulatedKernel::with_devices(vec![config]).map_err(|e| ToolError::Device {
         device: MODEL_NAME.into(),
         why: e.to_string(),
@@ -172,17 +166,53 @@ pub fn locate(path: &Path) -> Result<(PathBuf, u32)> {
     }
 }
 
-/// Opens device `index` of `ndl`, learns its arch, and runs the copy on it: the one path of
-/// the built-in model and of hardware.
+/// A library failure as one sentence naming the device, with a hint where the cause is
+/// known.
+fn device_error(name: &str, g: Option<Generation>, e: CopyError) -> ToolError {
+    let hint = match &e {
+        CopyError::Ndl(ndl_std::Error::Ioctl { errno, .. }) if *errno == Errno::NOTTY => {
+            "; it is not a Neuron device node"
+        }
+        CopyError::Ndl(ndl_std::Error::Ioctl { cmd, .. }) if *cmd == RESOURCE_MMAP_INFO.name() => {
+            "; this driver maps no UDMA registers to user space (leave --register-level out)"
+        }
+        _ => "",
+    };
+    match e {
+        CopyError::Mismatch { offset, .. } => ToolError::VerifyFailed {
+            first: offset,
+            mismatches: 1,
+        },
+        CopyError::Desc(udma_desc::Error::StrongOrderUnsupported) => {
+            let arch = g.map_or("this arch", Generation::code_name);
+            ToolError::BadArgument(format!(
+                "{arch} has no strong-ordered write (SOW); use --barrier none, dmb or \
+                 write-barrier"
+            ))
+        }
+        CopyError::Ndl(ndl_std::Error::Ioctl { cmd, .. }) if cmd == DEVICE_INFO.name() => {
+            ToolError::Device {
+                device: name.into(),
+                why: format!("reading the device info: {e}{hint}"),
+            }
+        }
+        other => ToolError::Device {
+            device: name.into(),
+            why: format!("{other}{hint}"),
+        },
+    }
+}
+
+/// Opens device `index` of `ndl`, runs the planned copy through the library, and returns
+/// the summary: the one path of the built-in model and of hardware.
 pub fn copy_on<K: Kernel>(
     ndl: &Ndl<K>,
     index: u32,
     name: &str,
-    opts: &CopyOptions,
-    json: bool,
-    out: &mut impl Write,
+    plan: &Plan,
+    args: &CopyArgs,
 ) -> Result<CopySummary> {
-    let mut dev = NdlDevice::open(ndl, index, name).map_err(|e| match e {
+    let dev: DeviceHandle<'_, K> = ndl.open_device(index).map_err(|e| match e {
         ndl_std::Error::Open { path, errno }
             if [Errno::NOENT, Errno::NODEV, Errno::NXIO].contains(&errno) =>
         {
@@ -197,38 +227,99 @@ pub fn copy_on<K: Kernel>(
             why: other.to_string(),
         },
     })?;
-    let g = dev.generation().map_err(|e| ToolError::Device {
+    let g = copy::generation(&dev).map_err(|e| device_error(name, None, e))?;
+    let data = pattern(plan.size)?;
+    let started = Instant::now();
+    let report: CopyReport = if plan.register_level {
+        let options = RegisterOptions {
+            queue: u8::try_from(args.queue).unwrap_or(0),
+            ring_size: plan.options.ring_entries,
+            ..RegisterOptions::default()
+        };
+        register_level::copy::<Supported, K>(
+            &dev,
+            &data,
+            &options,
+            ndl_emu::resource::BAR0_RESOURCE,
+        )
+    } else {
+        copy::copy::<Supported, K>(&dev, &data, &plan.options)
+    }
+    .map_err(|e| device_error(name, Some(g), e))?;
+    let seconds = started.elapsed().as_secs_f64();
+    Ok(CopySummary {
+        arch: report.generation.code_name(),
         device: name.into(),
-        why: e.to_string(),
-    })?;
-    run_on_device(&mut dev, g, opts, json, out)
+        path: if plan.register_level {
+            "register-level"
+        } else {
+            "driver"
+        },
+        delivery: if plan.register_level {
+            "mmap"
+        } else {
+            delivery_name(plan.options.delivery)
+        },
+        engine: report.engine,
+        queue: report.queue,
+        barrier: barrier_name(args.barrier),
+        bytes: report.bytes,
+        descriptors: report.descriptors,
+        batches: report.batches,
+        seconds,
+        bytes_per_second: if seconds > 0.0 {
+            report.bytes as f64 / seconds
+        } else {
+            0.0
+        },
+        verified: true,
+    })
 }
 
-/// `copy [--arch A] [--size N] [--queue Q] [--barrier B] [--device PATH] [--json]`.
-///
-/// Without `--device` the copy runs on the built-in device model of `--arch`
-/// (`ndl-std`'s emulated kernel); with it, on that device through the real driver. Both go
-/// through [`copy_on`].
+/// The source bytes: a pattern that differs between neighbouring bytes and 64 KiB pieces,
+/// so a misplaced descriptor shows.
+fn pattern(size: u64) -> Result<Vec<u8>> {
+    let n = usize::try_from(size).map_err(|_| {
+        ToolError::BadArgument(format!("a copy of {size} bytes does not fit memory"))
+    })?;
+    Ok((0..n)
+        .map(|i| (i as u8).wrapping_mul(31) ^ (i >> 16) as u8)
+        .collect())
+}
+
+/// `copy [--arch A] [--size N] [--engine E --queue Q | --nc C] [--delivery D]
+/// [--barrier B] [--ring-size R] [--register-level] [--device PATH] [--json]`.
 pub fn run(args: &CopyArgs, out: &mut impl Write) -> Result<()> {
-    let opts = options(args)?;
-    match &args.device {
+    let plan = plan(args)?;
+    let summary = match &args.device {
+        Some(_) if plan.register_level => {
+            return Err(ToolError::BadArgument(
+                "--register-level programs DMA queue registers, which the driver refuses \
+                 (no mmap reaches them, BAR_WRITE blocks them); it runs on the built-in \
+                 model only"
+                    .into(),
+            ));
+        }
         Some(path) => {
             let (root, index) = locate(path)?;
             let ndl = Ndl::new().with_root(root);
             let name = ndl.device_path(index).display().to_string();
-            copy_on(&ndl, index, &name, &opts, args.json, out)?;
+            copy_on(&ndl, index, &name, &plan, args)?
         }
         None => {
-            let kernel = model_kernel(args.arch.generation(), opts.size, opts.ring_size)?;
-            copy_on(
-                &Ndl::with_kernel(kernel),
-                0,
-                MODEL_NAME,
-                &opts,
-                args.json,
-                out,
+            let kernel = model_kernel(
+                args.arch.generation(),
+                plan.size,
+                plan.options.ring_entries,
+                plan.register_level,
             )?;
+            copy_on(&Ndl::with_kernel(kernel), 0, MODEL_NAME, &plan, args)?
         }
+    };
+    if args.json {
+        writeln!(out, "{}", summary.to_json())?;
+    } else {
+        writeln!(out, "{summary}")?;
     }
     Ok(())
 }
@@ -266,7 +357,7 @@ mod tests {
 
     #[test]
     fn the_model_is_sized_for_the_copy_and_refuses_what_cannot_fit() {
-        let k = model_kernel(Generation::V4, 40 << 20, 64).unwrap();
+        let k = model_kernel(Generation::V4, 40 << 20, 64, false).unwrap();
         assert_eq!(k.generation(0), Some(Generation::V4));
         let model = k.device(0).unwrap();
         let host = model.with_memory(|m| {
@@ -274,11 +365,23 @@ mod tests {
             m.region(id).unwrap().size()
         });
         assert!(host >= 40 << 20, "{host}");
-        let e = model_kernel(Generation::V2, 17 << 30, 64).unwrap_err();
+        let e = model_kernel(Generation::V2, 17 << 30, 64, false).unwrap_err();
         assert!(
             e.to_string()
                 .contains("does not fit one HBM channel of SUNDA"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn the_barrier_names_are_the_cli_spellings() {
+        for (b, name) in [
+            (BarrierName::None, "none"),
+            (BarrierName::Dmb, "dmb"),
+            (BarrierName::WriteBarrier, "write-barrier"),
+            (BarrierName::Sow, "sow"),
+        ] {
+            assert_eq!(barrier_name(b), name);
+        }
     }
 }

@@ -27,7 +27,8 @@
 //! 9. DMA_ACK_COMPLETED, next batch (slot indices continue, rings wrap); at the end
 //!    DMA_QUEUE_RELEASE, H2T_DMA_FREE_QUEUES, munmap and MEM_FREE.
 //!
-//! Source and destination data move by MEM_BUF_COPY.
+//! Source and destination data move by MEM_BUF_COPY, or through mappings of the two chunks
+//! ([`DataMove`]).
 //!
 //! Over `ndl-emu`'s emulated kernel the same calls reach the device model; its tests run
 //! this path for every generation, both deliveries, every barrier and ring wrap.
@@ -84,6 +85,16 @@ pub enum Delivery {
     CopyDescriptors,
 }
 
+/// How the source reaches its chunk and the destination comes back.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum DataMove {
+    /// MEM_BUF_COPY: the driver copies between the user buffer and the chunk.
+    #[default]
+    BufCopy,
+    /// mmap of the whole chunk (the process's own, so writable), then plain copies.
+    Mapping,
+}
+
 /// Where and how a driver-style copy runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CopyOptions {
@@ -91,6 +102,8 @@ pub struct CopyOptions {
     pub queue: QueueChoice,
     /// How descriptors reach the rings.
     pub delivery: Delivery,
+    /// How the data reaches the source chunk and comes back from the destination.
+    pub data: DataMove,
     /// Descriptors per ring: a power of two in `32..=2^23`. A batch holds at most
     /// `ring_entries - 16` entries (the ring keeps 16 free), one of them the completion pair.
     pub ring_entries: u32,
@@ -112,6 +125,7 @@ impl Default for CopyOptions {
         Self {
             queue: QueueChoice::H2tService { nc: 0 },
             delivery: Delivery::Mmap,
+            data: DataMove::BufCopy,
             ring_entries: 256,
             src: MemLocation::Host,
             dst: MemLocation::Device {
@@ -189,7 +203,10 @@ pub fn copy_on<K: Kernel, A: Arch>(
     let completion = Completion::new(dev, nc, window, mapped)?;
     let mut q =
         DriverQueue::<K, A>::open(dev, options.queue, options.ring_entries, options.delivery)?;
-    dev.mem_buf_copy_to(src.mem, 0, data)?;
+    match options.data {
+        DataMove::BufCopy => dev.mem_buf_copy_to(src.mem, 0, data)?,
+        DataMove::Mapping => src.map()?.write_bytes(0, data)?,
+    }
 
     let chunk = u64::from(MAX_TRANSFER_BYTES);
     // One entry of every batch is the completion pair.
@@ -230,10 +247,15 @@ pub fn copy_on<K: Kernel, A: Arch>(
     }
 
     let mut back = vec![0u8; data.len()];
-    dev.mem_buf_copy_from(dst.mem, 0, &mut back)?;
+    match options.data {
+        DataMove::BufCopy => dev.mem_buf_copy_from(dst.mem, 0, &mut back)?,
+        DataMove::Mapping => dst.map()?.read_bytes(0, &mut back)?,
+    }
     verify(data, &back)?;
     Ok(CopyReport {
         generation: A::GENERATION,
+        engine: q.eng_id(),
+        queue: q.qid().get(),
         bytes: len,
         descriptors,
         batches,

@@ -178,6 +178,8 @@ pub fn copy_on<K: Kernel, A: Arch>(
     verify(data, &back)?;
     Ok(CopyReport {
         generation: A::GENERATION,
+        engine: options.engine,
+        queue: options.queue,
         bytes: len,
         descriptors,
         batches,

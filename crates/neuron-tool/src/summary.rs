@@ -11,19 +11,25 @@ pub struct CopySummary {
     pub arch: &'static str,
     /// Which device ran it.
     pub device: String,
+    /// `driver` (the default, the driver's own DMA ioctls) or `register-level` (the opt-in
+    /// that programs the engine registers itself).
+    pub path: &'static str,
+    /// How descriptors reached the rings (`mmap`, `copy-descriptors`; `mmap` for the
+    /// register-level path).
+    pub delivery: &'static str,
+    /// The DMA engine (the driver's global id).
+    pub engine: u32,
     /// The DMA queue.
     pub queue: u8,
-    /// The barrier on every packet (`none`, `dmb`, `write-barrier`, `sow`).
+    /// The barrier (`none`, `dmb`, `write-barrier`, `sow`).
     pub barrier: &'static str,
     /// Bytes copied.
     pub bytes: u64,
-    /// Descriptor pairs (each one TX and one RX descriptor).
+    /// Descriptor pairs (each one TX and one RX descriptor of at most 64 KiB).
     pub descriptors: u64,
-    /// Packets.
-    pub packets: u64,
-    /// Times the tool waited for the engine (ring refills).
-    pub waits: u64,
-    /// Seconds from the first descriptor to the last completion.
+    /// Doorbell rounds (batches started and waited for).
+    pub batches: u32,
+    /// Seconds the copy took, allocation to verification.
     pub seconds: f64,
     /// Bytes per second over `seconds`.
     pub bytes_per_second: f64,
@@ -59,18 +65,21 @@ impl fmt::Display for CopySummary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "copied {} ({} bytes) on {}, {}, queue {}, barrier {}",
+            "copied {} ({} bytes) on {}, {}, {} path ({}), engine {} queue {}, barrier {}",
             human_bytes(self.bytes),
             self.bytes,
             self.device,
             self.arch,
+            self.path,
+            self.delivery,
+            self.engine,
             self.queue,
             self.barrier
         )?;
         writeln!(
             f,
-            "  {} descriptor pairs in {} packets, {} wait(s) for the engine",
-            self.descriptors, self.packets, self.waits
+            "  {} descriptor pairs in {} batch(es)",
+            self.descriptors, self.batches
         )?;
         write!(
             f,
@@ -94,12 +103,14 @@ mod tests {
         CopySummary {
             arch: "CAYMAN",
             device: "built-in model".into(),
+            path: "driver",
+            delivery: "copy-descriptors",
+            engine: 128,
             queue: 3,
             barrier: "dmb",
             bytes: 1 << 20,
             descriptors: 16,
-            packets: 2,
-            waits: 1,
+            batches: 2,
             seconds: 0.002,
             bytes_per_second: (1u64 << 29) as f64,
             verified: true,
@@ -114,10 +125,10 @@ mod tests {
             "1.00 MiB",
             "1048576 bytes",
             "CAYMAN",
-            "queue 3",
+            "driver path (copy-descriptors)",
+            "engine 128 queue 3",
             "barrier dmb",
-            "16 descriptor pairs",
-            "2 packets",
+            "16 descriptor pairs in 2 batch(es)",
             "2.000 ms",
             "512.00 MiB/s",
             "every byte verified",
@@ -127,9 +138,10 @@ mod tests {
         let v: serde_json::Value = serde_json::from_str(&s.to_json()).unwrap();
         assert_eq!(v["bytes"], 1 << 20);
         assert_eq!(v["descriptors"], 16);
-        assert_eq!(v["packets"], 2);
+        assert_eq!(v["batches"], 2);
         assert_eq!(v["verified"], true);
         assert_eq!(v["barrier"], "dmb");
+        assert_eq!(v["delivery"], "copy-descriptors");
     }
 
     #[test]

@@ -1,0 +1,26 @@
+//! The reference tables this crate ships (`tables/`, copies of the repo's `reference/`,
+//! driver 2.26.5.0): their shared TSV shape and arch column.
+
+use khal::Generation;
+
+/// The `arch` column value of generation `g` (`v2`, `v3`, `v4`).
+pub(crate) fn arch_column(g: Generation) -> &'static str {
+    match g {
+        Generation::V2 => "v2",
+        Generation::V3 => "v3",
+        _ => "v4",
+    }
+}
+
+/// The data rows of a TSV table (the header line skipped), each split into its fields.
+pub(crate) fn rows(table: &'static str) -> impl Iterator<Item = Vec<&'static str>> {
+    table.lines().skip(1).map(|line| line.split('\t').collect())
+}
+
+/// A `0x`-prefixed hexadecimal or a decimal number.
+pub(crate) fn number(s: &str) -> Option<u64> {
+    match s.strip_prefix("0x") {
+        Some(h) => u64::from_str_radix(h, 16).ok(),
+        None => s.parse().ok(),
+    }
+}
