@@ -49,6 +49,11 @@
 //! MEM_BUF_COPY64 of 64 MiB 505 vs 445 MiB/s; the driver-style 64 MiB copy 134 vs
 //! 170 MiB/s (the copy is bound by the model, the FUSE hop adds little).
 //! * read/write/fsync answer EINVAL (the driver has none).
+//! * **Who may use the mount**: only the user who mounted it (no `allow_other`), so in
+//!   practice root, since the server calls mount(2) itself.
+//! * **Differs from the driver**: the per-process cleanup runs when the *file* is released
+//!   (its last reference closed), not at the flush of the process's last fd: a file shared
+//!   with a forked child keeps the opener's chunks until the child has closed it too.
 //!
 //! # Trying the real-hardware path without hardware
 //!
