@@ -32,9 +32,9 @@ pub enum Error {
     /// The path holds a NUL byte.
     #[error("path {0} contains a NUL byte")]
     Path(PathBuf),
-    /// The kernel did not complete the INIT handshake.
-    #[error("the kernel did not send FUSE_INIT: {0}")]
-    Handshake(String),
+    /// The mount's root could not be opened (the kernel did not complete the handshake).
+    #[error("cannot open the mounted root: {0}")]
+    Root(std::io::Error),
     /// A worker thread could not be started.
     #[error("cannot start a worker thread: {0}")]
     Thread(std::io::Error),

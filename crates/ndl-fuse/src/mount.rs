@@ -30,15 +30,10 @@ impl Mount {
     /// Opens [`FUSE_DEVICE`] and mounts a `fuse` file system of type `neuron` on `dir`.
     ///
     /// Returns the mount and its channel (the `/dev/fuse` fd requests are read from and
-    /// replies written to). The channel is non-blocking, so workers can poll it and notice a
-    /// stop request.
+    /// replies written to). The channel blocks: each request wakes exactly one reader.
     pub fn new(dir: &Path) -> Result<(Self, OwnedFd), Error> {
-        let fd = rustix::fs::open(
-            FUSE_DEVICE,
-            OFlags::RDWR | OFlags::CLOEXEC | OFlags::NONBLOCK,
-            Mode::empty(),
-        )
-        .map_err(|source| Error::OpenDevice { source })?;
+        let fd = rustix::fs::open(FUSE_DEVICE, OFlags::RDWR | OFlags::CLOEXEC, Mode::empty())
+            .map_err(|source| Error::OpenDevice { source })?;
         let raw = rustix::fd::AsRawFd::as_raw_fd(&fd);
         let uid = rustix::process::getuid().as_raw();
         let gid = rustix::process::getgid().as_raw();

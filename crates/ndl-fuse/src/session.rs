@@ -6,10 +6,8 @@
 //! RELEASE (last reference). The driver has no read/write/fsync, so those answer EINVAL.
 
 use std::os::fd::{AsFd, OwnedFd};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::sync::atomic::{AtomicU32, Ordering};
 
-use rustix::event::{PollFd, PollFlags, Timespec};
 use rustix::io::Errno;
 use zerocopy::{FromBytes, Immutable, IntoBytes};
 
@@ -25,8 +23,6 @@ pub(crate) const BUFFER: usize = 64 * 1024;
 const MAX_WRITE: u32 = 4096;
 /// Cache lifetime of names and attributes: the tree never changes while mounted.
 const TTL_SECS: u64 = 3600;
-/// How often an idle worker looks at the stop flag.
-const POLL_INTERVAL: Duration = Duration::from_millis(50);
 /// First node id of the device files (`neuron0`).
 const FIRST_DEVICE_NODE: u64 = 2;
 
@@ -34,7 +30,8 @@ const FIRST_DEVICE_NODE: u64 = 2;
 pub(crate) struct Session<B> {
     channel: OwnedFd,
     backend: B,
-    stop: AtomicBool,
+    /// Thread that is stopping the server (0 while serving): its STATFS requests end workers.
+    stopper: AtomicU32,
     tgids: TgidCache,
     uid: u32,
     gid: u32,
@@ -51,7 +48,7 @@ impl<B: Backend> Session<B> {
         Self {
             channel,
             backend,
-            stop: AtomicBool::new(false),
+            stopper: AtomicU32::new(0),
             tgids: TgidCache::default(),
             uid: rustix::process::getuid().as_raw(),
             gid: rustix::process::getgid().as_raw(),
@@ -62,34 +59,41 @@ impl<B: Backend> Session<B> {
         &self.backend
     }
 
-    pub(crate) fn request_stop(&self) {
-        self.stop.store(true, Ordering::Release);
+    /// From now on, every STATFS that thread `tid` sends ends the worker that answers it.
+    pub(crate) fn request_stop(&self, tid: u32) {
+        self.stopper.store(tid, Ordering::Release);
     }
 
     /// A worker: serves requests until asked to stop or the connection ends.
+    ///
+    /// Reads block; Linux wakes one reader per request (no thundering herd across workers).
+    /// A worker ends when it answers a STATFS of the stopping thread (one per worker, see
+    /// [`crate::Server::stop`]), or when the connection is gone.
     pub(crate) fn run(&self) {
         let mut buf = vec![0u8; BUFFER];
-        let timeout = Timespec::try_from(POLL_INTERVAL).unwrap_or(Timespec {
-            tv_sec: 0,
-            tv_nsec: 50_000_000,
-        });
-        while !self.stop.load(Ordering::Acquire) {
-            let mut fds = [PollFd::new(&self.channel, PollFlags::IN)];
-            match rustix::event::poll(&mut fds, Some(&timeout)) {
-                Ok(0) | Err(Errno::INTR) => continue,
-                Ok(_) => {}
-                Err(_) => return,
-            }
+        loop {
             let n = match rustix::io::read(&self.channel, &mut buf[..]) {
                 Ok(n) => n,
-                // Another worker took it, or the request was interrupted before we read it.
+                // Interrupted, or the request was withdrawn before we read it.
                 Err(Errno::AGAIN | Errno::INTR | Errno::NOENT) => continue,
                 // ENODEV: unmounted and the connection ended.
                 Err(_) => return,
             };
-            if let Next::Exit = self.handle(buf.get(..n).unwrap_or_default()) {
+            if let Next::Exit = self.serve(buf.get(..n).unwrap_or_default()) {
                 return;
             }
+        }
+    }
+
+    /// One request; a panicking handler answers EIO instead of leaving its caller (and
+    /// [`crate::Server::stop`]) waiting for ever.
+    fn serve(&self, req: &[u8]) -> Next {
+        let Ok((h, _)) = abi::InHeader::read_from_prefix(req) else {
+            return Next::Continue;
+        };
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.handle(req))) {
+            Ok(next) => next,
+            Err(_) => self.error(&h, Errno::IO),
         }
     }
 
@@ -135,16 +139,24 @@ impl<B: Backend> Session<B> {
             opcode::OPENDIR => self.error(&h, Errno::NOTDIR),
             opcode::READDIR => self.readdir(&h, body),
             opcode::RELEASEDIR | opcode::ACCESS => self.ok(&h),
-            opcode::STATFS => self.reply(
-                &h,
-                &abi::StatfsOut {
-                    bsize: 4096,
-                    frsize: 4096,
-                    namelen: 255,
-                    files: u64::from(self.backend.devices()) + 1,
-                    ..Default::default()
-                },
-            ),
+            opcode::STATFS => {
+                self.reply(
+                    &h,
+                    &abi::StatfsOut {
+                        bsize: 4096,
+                        frsize: 4096,
+                        namelen: 255,
+                        files: u64::from(self.backend.devices()) + 1,
+                        ..Default::default()
+                    },
+                );
+                let stopper = self.stopper.load(Ordering::Acquire);
+                if stopper != 0 && stopper == h.pid {
+                    Next::Exit
+                } else {
+                    Next::Continue
+                }
+            }
             // No reply: FORGET/BATCH_FORGET by definition; INTERRUPT because every request
             // is answered when its handler returns (the kernel drops answers it no longer
             // waits for).

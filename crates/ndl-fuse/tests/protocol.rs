@@ -204,3 +204,18 @@ fn shared_mappings_and_reads_are_refused() {
     assert_eq!(rustix::io::read(&f, &mut b), Err(Errno::INVAL));
     assert_eq!(rustix::io::write(&f, &b), Err(Errno::INVAL));
 }
+
+#[test]
+fn stop_returns_while_a_file_is_open_and_the_file_then_fails() {
+    let Some((dir, server)) = serve(Recorder::default()) else {
+        return;
+    };
+    let f = fs::File::open(server.node(0)).unwrap();
+    assert_eq!(ioctl(&f, 0x4E03, 0), Ok(7));
+    // The workers block in read(2); stop must wake and end them although the file keeps
+    // the connection alive.
+    server.stop().unwrap();
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+    // The channel is closed: the connection is gone.
+    assert_eq!(ioctl(&f, 0x4E03, 0), Err(Errno::NOTCONN));
+}
