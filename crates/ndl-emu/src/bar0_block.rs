@@ -86,11 +86,7 @@ fn all() -> &'static [(&'static str, BlockedRange)] {
 /// The blocking rows of generation `g` (V4 has its own rows: the driver runs V3's function
 /// on it).
 pub fn ranges(g: Generation) -> impl Iterator<Item = &'static BlockedRange> {
-    let arch = tables::arch_column(g);
-    all()
-        .iter()
-        .filter(move |(a, _)| *a == arch)
-        .map(|(_, r)| r)
+    tables::of_arch(all(), g)
 }
 
 /// Whether BAR_WRITE refuses BAR0 offset `offset` on generation `g`.

@@ -302,12 +302,17 @@ impl EmulatedKernel {
 /// privileged kernel.
 fn mmap_object(dev: &DeviceState, offset: u64, len: u64) -> Result<Object, Errno> {
     if let Some(object) = dev.cookies.get(&offset) {
-        let exact = match object.kind {
-            ObjectKind::Chunk { .. } => len == object.len.next_multiple_of(state::PAGE),
-            _ => len <= object.len.next_multiple_of(state::PAGE),
-        };
-        if exact {
+        if !matches!(object.kind, ObjectKind::Chunk { .. })
+            && len <= object.len.next_multiple_of(state::PAGE)
+        {
             return Ok(*object);
+        }
+    }
+    // Any offset inside a chunk finds it; the mapping is the whole chunk from its start and
+    // must be exactly as long.
+    if let Some(chunk) = dev.chunk_at(offset) {
+        if len == chunk.len {
+            return Ok(chunk);
         }
     }
     if let Some(sp) = mmap_special::by_key(dev.facts.generation, offset, len) {
@@ -457,7 +462,15 @@ impl Kernel for EmulatedKernel {
         let device = dev.emu.clone();
         let va = st.new_va(len64);
         let dev = st.device_mut(file.device).ok_or(Errno::NODEV)?;
-        dev.maps.insert(va, MapRec { object, len: len64 });
+        let tgid = current_tgid();
+        dev.maps.insert(
+            va,
+            MapRec {
+                object,
+                len: len64,
+                tgid,
+            },
+        );
         Ok(EmulatedRegion {
             device,
             read_only,

@@ -18,7 +18,8 @@ use super::ENOTSUPP;
 use super::state::{Backing, Call, FileKind, ObjectKind, OpenFile, State};
 use neuron_emu::RegionKind;
 
-/// Driver version the model reports (DRIVER_INFO).
+/// Driver version the model reports (DRIVER_INFO): the model's own value; the reference
+/// gives neither the driver's number nor its encoding, and no test pins it.
 pub const DRIVER_VERSION: u32 = 0x0002_1904;
 
 /// Handlers matched by exact cmd.
@@ -301,7 +302,7 @@ fn va_placement(st: &mut State, call: &Call) -> Result<c_int, Errno> {
             return None;
         }
         let (base, rec) = d.maps.range(..=a.va).next_back()?;
-        let inside = a.va - base < rec.len;
+        let inside = a.va - base < rec.len && rec.tgid == call.tgid;
         let addr = match (rec.object.kind, rec.object.backing) {
             (ObjectKind::Chunk { .. }, Backing::Memory { addr }) if inside => addr,
             _ => return None,

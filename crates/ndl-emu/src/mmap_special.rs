@@ -66,11 +66,7 @@ fn all() -> &'static [(&'static str, Special)] {
 
 /// The entries of generation `g`, in table order.
 pub fn entries(g: Generation) -> impl Iterator<Item = &'static Special> {
-    let arch = tables::arch_column(g);
-    all()
-        .iter()
-        .filter(move |(a, _)| *a == arch)
-        .map(|(_, s)| s)
+    tables::of_arch(all(), g)
 }
 
 /// RESOURCE_MMAP_INFO's lookup: the first entry with this key.

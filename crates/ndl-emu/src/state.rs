@@ -20,8 +20,9 @@ const FIRST_FD: RawFd = 1000;
 pub(crate) const PAGE: u64 = 4096;
 /// Where the model's synthetic user mappings start.
 const FIRST_VA: u64 = 0x7e00_0000_0000;
-/// Where a device's mmap cookies start.
-const FIRST_COOKIE: u64 = 0x1000_0000;
+/// Where the cookies of emulator-only objects start: far above every address of the
+/// model (chunks are mapped at their own address, as the driver does).
+const FIRST_COOKIE: u64 = 0x7000_0000_0000_0000;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum FileKind {
@@ -83,6 +84,8 @@ pub(crate) enum ObjectKind {
 pub(crate) struct MapRec {
     pub(crate) object: Object,
     pub(crate) len: u64,
+    /// The process that made the mapping (GET_VA_PLACEMENT searches the caller's own).
+    pub(crate) tgid: u32,
 }
 
 /// A memory handle: an allocation in the device model's memory.
@@ -329,11 +332,17 @@ impl DeviceState {
                     _ => Errno::INVAL,
                 })
         })?;
-        let cookie = self.new_cookie(Object {
-            backing: Backing::Memory { addr },
-            len: size,
-            kind: ObjectKind::Chunk { pid },
-        });
+        // The driver's mmap offset of a chunk is its address (host chunks: with the host
+        // window bits), the model's address of it.
+        let cookie = addr;
+        self.cookies.insert(
+            cookie,
+            Object {
+                backing: Backing::Memory { addr },
+                len: size,
+                kind: ObjectKind::Chunk { pid },
+            },
+        );
         let handle = self.next_handle;
         self.next_handle += 1;
         let pa = match kind {
@@ -394,6 +403,14 @@ impl DeviceState {
 
     /// The allocation containing physical address `pa` (as MEM_GET_EXTENDED_INFO reports
     /// it).
+    /// The chunk whose `[address, address + size)` holds `addr` (its mmap object).
+    pub(crate) fn chunk_at(&self, addr: u64) -> Option<Object> {
+        self.allocs
+            .values()
+            .find(|a| addr >= a.addr && addr - a.addr < a.size)
+            .and_then(|a| self.cookies.get(&a.cookie).copied())
+    }
+
     pub(crate) fn by_pa(&self, pa: u64) -> Result<(u64, &Alloc), Errno> {
         // Host chunks are named with or without the host window bits (MEM_GET_EXTENDED_INFO
         // reports them with).

@@ -17,6 +17,15 @@ pub(crate) fn rows(table: &'static str) -> impl Iterator<Item = Vec<&'static str
     table.lines().skip(1).map(|line| line.split('\t').collect())
 }
 
+/// The rows of `rows` (arch column first) that belong to generation `g`, in table order.
+pub(crate) fn of_arch<T>(
+    rows: &'static [(&'static str, T)],
+    g: Generation,
+) -> impl Iterator<Item = &'static T> {
+    let arch = arch_column(g);
+    rows.iter().filter(move |(a, _)| *a == arch).map(|(_, t)| t)
+}
+
 /// A `0x`-prefixed hexadecimal or a decimal number.
 pub(crate) fn number(s: &str) -> Option<u64> {
     match s.strip_prefix("0x") {

@@ -192,6 +192,16 @@ fn chunks_map_whole_and_another_process_s_chunk_read_only() {
     let mem = h.mem_alloc(8192, 0, MemLocation::Host, 0).unwrap();
     let info = h.mem_get_extended_info(mem, 0).unwrap();
     assert_eq!(info.size, 8192);
+    // The mmap offset is the chunk's address, host window included (mmap-README.md,
+    // "Getting offsets").
+    assert_eq!(info.mmap_offset, info.pa);
+    // Any offset inside the chunk finds it; the mapping is the whole chunk from its start.
+    let inside = h.map(info.mmap_offset + 4096, 8192).unwrap();
+    inside.write_bytes(0, b"head").unwrap();
+    let mut head = [0u8; 4];
+    h.mem_buf_copy_from(mem, 0, &mut head).unwrap();
+    assert_eq!(&head, b"head");
+    drop(inside);
     // The mapping length must be the chunk's.
     assert!(matches!(
         h.map(info.mmap_offset, 4096),

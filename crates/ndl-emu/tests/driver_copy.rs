@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use khal::Arch;
-use ndl_emu::{DeviceConfig, EmulatedKernel, HOST_PHYS_BASE, driver_copy};
+use ndl_emu::{DeviceConfig, EmulatedKernel, Execution, HOST_PHYS_BASE, driver_copy};
 use ndl_std::copy::{CopyError, CopyOptions, DataMove, Delivery, QueueChoice};
 use ndl_std::ioctl_codes::{DMA_QUEUE_INIT, DMA_QUEUE_RELEASE, H2T_DMA_FREE_QUEUES, MEM_FREE};
 use ndl_std::testing::Recording;
@@ -347,4 +347,57 @@ fn the_register_level_path_is_refused_by_default() {
         }))
     );
     assert!(ndl.kernel().mappings() == 0);
+}
+
+#[test]
+fn completion_is_polled_while_a_background_engine_runs() {
+    let k = EmulatedKernel::with_devices(vec![
+        DeviceConfig::numbered(Generation::V3, 0).with_execution(Execution::Background),
+    ])
+    .unwrap();
+    let ndl = Ndl::with_kernel(k);
+    let dev = ndl.open_device(0).unwrap();
+    for delivery in DELIVERIES {
+        let o = CopyOptions {
+            ring_entries: 32,
+            delivery,
+            ..CopyOptions::default()
+        };
+        let r = driver_copy(&dev, &pattern(40 * 65_536, 8), &o).unwrap();
+        assert_eq!((r.descriptors, r.batches), (40, 3));
+    }
+}
+
+#[test]
+fn a_copy_that_never_completes_times_out_and_gives_everything_back() {
+    // Manual execution: nothing runs the doorbells, so the marker never lands.
+    let k = EmulatedKernel::with_devices(vec![
+        DeviceConfig::numbered(Generation::V4, 0).with_execution(Execution::Manual),
+    ])
+    .unwrap();
+    let ndl = Ndl::with_kernel(Recording::new(k));
+    let dev = ndl.open_device(0).unwrap();
+    let o = CopyOptions {
+        timeout: std::time::Duration::from_millis(1),
+        ..CopyOptions::default()
+    };
+    let err = driver_copy(&dev, &pattern(100_000, 1), &o).unwrap_err();
+    // Two data pairs and the marker pair posted, none consumed.
+    assert!(
+        matches!(
+            err,
+            CopyError::Timeout {
+                tx_head: 0,
+                rx_head: 0,
+                tx_expected: 3,
+                rx_expected: 3,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let k = ndl.kernel();
+    assert!(k.live_allocations().is_empty());
+    assert!(k.live_h2t_queues().is_empty());
+    assert_eq!(k.inner().mappings(), 0);
 }

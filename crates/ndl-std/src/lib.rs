@@ -9,7 +9,12 @@
 //!   one: this crate depends on no device model and no arch crate.
 //! * [`Ndl`]: the per-process context with the three gateways — [`Device`] (cached read-only
 //!   fd per device), [`Misc`] (one write-only fd for the free-access lane), [`DeviceHandle`]
-//!   (an owned read-write fd) — and [`Mapping`] for mmap'd driver objects.
+//!   (an owned read-write fd) — and [`Mapping`] for mmap'd driver objects. [`Ndl::global`]
+//!   is the process-wide instance (lazily opened, closed at exit), like the NDL's globals.
+//! * A safe wrapper for every command, a method of the gateway of its lane; [`WRAPPERS`]
+//!   lists which wrapper sends which commands (a test checks it covers the catalog), and
+//!   [`returns::RETURNS`] how each command's return value reads. Failures are [`Error`]s
+//!   naming the command and errno, convertible to [`std::io::Error`].
 //! * [`copy`]: memory-to-memory DMA copies, verified byte for byte, generic over the kernel
 //!   and the caller's arch set: [`copy::driver`] (the default) on the driver's terms, and
 //!   [`copy::register_level`], the opt-in for the device model and privileged tooling.

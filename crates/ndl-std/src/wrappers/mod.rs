@@ -1,4 +1,5 @@
-//! One safe function per command family, on the gateway of the command's lane.
+//! A safe wrapper for every command, on the gateway of the command's lane ([`WRAPPERS`]
+//! lists them; `table.rs`).
 //!
 //! Each wrapper builds the argument struct (padding zeroed), points user-address fields at
 //! borrows of the right mutability, issues the request through the const-opcode path, and

@@ -164,7 +164,8 @@ impl<K: Kernel> ArchVisitor for Visit<'_, '_, K> {
     }
 }
 
-/// The core a copy's memory is accounted to.
+/// The core a copy's memory is accounted to: the H2T queue's core, or the core that owns
+/// a core engine (`dma_eng_per_nc` engines per core; ids past them count as core 0).
 fn core_of<A: Arch>(queue: QueueChoice) -> u32 {
     match queue {
         QueueChoice::H2tService { nc } => nc,

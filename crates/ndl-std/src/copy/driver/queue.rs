@@ -77,7 +77,8 @@ impl<'r, 'a, K: Kernel, A: Arch> DriverQueue<'r, 'a, K, A> {
         let tx = Ring::new(Direction::Tx, entries)?;
         let rx = Ring::new(Direction::Rx, entries)?;
         let scalars = &A::SCALARS;
-        let (eng_id, qid, nc, service) = match choice {
+        let nc = super::core_of::<A>(choice);
+        let (eng_id, qid, service) = match choice {
             QueueChoice::H2tService { nc } => {
                 let eng_id =
                     u32::from(scalars.h2t_engine_id(nc).map_err(|_| Error::OutOfRange {
@@ -99,18 +100,9 @@ impl<'r, 'a, K: Kernel, A: Arch> DriverQueue<'r, 'a, K, A> {
                         nc,
                         bmap: q.service_bmap,
                     })?;
-                (eng_id, qid, nc, Some(service))
+                (eng_id, qid, Some(service))
             }
-            QueueChoice::CoreEngine { engine, queue } => {
-                let per_nc = u32::from(scalars.dma_eng_per_nc.max(1));
-                let nc = engine / per_nc;
-                let nc = if nc < u32::from(scalars.nc_per_device) {
-                    nc
-                } else {
-                    0
-                };
-                (engine, queue, nc, None)
-            }
+            QueueChoice::CoreEngine { engine, queue } => (engine, queue, None),
         };
         // The driver wants engine state read through DMA_ENG_GET_STATE, never from
         // registers; an aborted engine would never finish.
