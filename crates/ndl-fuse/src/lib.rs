@@ -43,17 +43,17 @@
 //! * **Processes**: the caller is the thread FUSE reports, mapped to its thread group
 //!   (cached, re-validated per request); a forked child using its parent's fd is another
 //!   process to the driver (EACCES on attach-checked requests), as on the real driver.
-//!
-//! Measured (release build, 2-core shared machine, `cargo bench -p ndl-fuse`): one
-//! COMPATIBLE_VERSION round trip 0.67 µs in-process vs about 31 µs through FUSE;
-//! MEM_BUF_COPY64 of 64 MiB 505 vs 445 MiB/s; the driver-style 64 MiB copy 134 vs
-//! 170 MiB/s (the copy is bound by the model, the FUSE hop adds little).
 //! * read/write/fsync answer EINVAL (the driver has none).
 //! * **Who may use the mount**: only the user who mounted it (no `allow_other`), so in
 //!   practice root, since the server calls mount(2) itself.
 //! * **Differs from the driver**: the per-process cleanup runs when the *file* is released
 //!   (its last reference closed), not at the flush of the process's last fd: a file shared
 //!   with a forked child keeps the opener's chunks until the child has closed it too.
+//!
+//! Measured (release build, `cargo bench -p ndl-fuse`, 2 cores shared with other builds, so
+//! rough): one COMPATIBLE_VERSION round trip through the Ndl wrappers 0.34 µs in-process
+//! vs 19 µs through FUSE; MEM_BUF_COPY64 of 64 MiB 62 ms (1.0 GiB/s) vs 85 ms (750 MiB/s);
+//! the driver-style 64 MiB copy 207 ms vs 288 ms.
 //!
 //! # Trying the real-hardware path without hardware
 //!
