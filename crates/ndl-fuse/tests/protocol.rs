@@ -219,3 +219,29 @@ fn stop_returns_while_a_file_is_open_and_the_file_then_fails() {
     // The channel is closed: the connection is gone.
     assert_eq!(ioctl(&f, 0x4E03, 0), Err(Errno::NOTCONN));
 }
+
+#[test]
+fn a_call_from_another_thread_is_the_same_process() {
+    let Some((_dir, server)) = serve(Recorder::default()) else {
+        return;
+    };
+    let f = std::sync::Arc::new(fs::File::open(server.node(1)).unwrap());
+    let me = std::process::id();
+    // FUSE names the calling thread; the backend sees the thread group, like the driver.
+    let results: Vec<u32> = (0..4)
+        .map(|_| {
+            let f = std::sync::Arc::clone(&f);
+            std::thread::spawn(move || {
+                let tid = rustix::thread::gettid().as_raw_nonzero().get();
+                let mut buf = [0u8; 32];
+                let r = ioctl(&f, 0xC008_4E01, buf.as_mut_ptr() as u64).unwrap();
+                assert_ne!(u32::try_from(tid).unwrap(), me);
+                u32::try_from(r).unwrap()
+            })
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .map(|h| h.join().unwrap())
+        .collect();
+    assert_eq!(results, [me; 4]);
+}
