@@ -63,7 +63,7 @@ fn run<K: Kernel>(c: &mut Criterion, name: &str, ndl: &Ndl<K>) {
 fn fuse_vs_in_process(c: &mut Criterion) {
     run(c, "in_process", &Ndl::with_kernel(kernel()));
     let dir = tempfile::tempdir().unwrap();
-    match Server::start(dir.path(), EmulatedBackend::new(kernel(), 1)) {
+    match Server::start(dir.path(), EmulatedBackend::new(kernel())) {
         Ok(server) => {
             run(c, "fuse", &Ndl::new().with_root(dir.path()));
             server.stop().unwrap();

@@ -30,8 +30,11 @@ pub struct EmulatedBackend {
 }
 
 impl EmulatedBackend {
-    /// Serves `kernel`'s devices `neuron0` .. `neuron{devices-1}`.
-    pub fn new(kernel: EmulatedKernel, devices: u32) -> Self {
+    /// Serves every device of `kernel` (`neuron0` .. `neuron{N-1}`).
+    pub fn new(kernel: EmulatedKernel) -> Self {
+        let devices = (0u32..)
+            .take_while(|&i| kernel.generation(i).is_some())
+            .fold(0, |n, _| n + 1);
         Self {
             kernel,
             devices,

@@ -80,7 +80,7 @@
 //!
 //! let dir = tempfile::tempdir()?;
 //! let kernel = ndl_emu::EmulatedKernel::new(Generation::V3, 1)?;
-//! let server = Server::start(dir.path(), EmulatedBackend::new(kernel, 1))?;
+//! let server = Server::start(dir.path(), EmulatedBackend::new(kernel))?;
 //! // The real-syscall backend, opening DIR/neuronN.
 //! let ndl = Ndl::new().with_root(dir.path());
 //! let (min, max) = ndl.misc().compatible_version()?;

@@ -21,7 +21,7 @@ pub fn serve(
     generation: Generation,
     devices: u32,
 ) -> Option<(tempfile::TempDir, Server<EmulatedBackend>)> {
-    serve_kernel(EmulatedKernel::new(generation, devices).unwrap(), devices)
+    serve_kernel(EmulatedKernel::new(generation, devices).unwrap())
 }
 
 /// As [`serve`] with `memory` bytes per HBM channel and of host memory (room for the
@@ -33,15 +33,12 @@ pub fn serve_big(
     let mut config = DeviceConfig::numbered(generation, 0);
     config.memory.hbm_bytes_per_channel = memory;
     config.memory.host_bytes = memory;
-    serve_kernel(EmulatedKernel::with_devices(vec![config]).unwrap(), 1)
+    serve_kernel(EmulatedKernel::with_devices(vec![config]).unwrap())
 }
 
-fn serve_kernel(
-    kernel: EmulatedKernel,
-    devices: u32,
-) -> Option<(tempfile::TempDir, Server<EmulatedBackend>)> {
+fn serve_kernel(kernel: EmulatedKernel) -> Option<(tempfile::TempDir, Server<EmulatedBackend>)> {
     let dir = tempfile::tempdir().unwrap();
-    match Server::start(dir.path(), EmulatedBackend::new(kernel, devices)) {
+    match Server::start(dir.path(), EmulatedBackend::new(kernel)) {
         Ok(s) => Some((dir, s)),
         Err(e) if e.is_unavailable() => {
             println!("SKIP: FUSE unavailable here ({e})");

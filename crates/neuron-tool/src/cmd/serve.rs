@@ -31,8 +31,8 @@ pub fn run(a: &ServeArgs, out: &mut impl Write) -> Result<()> {
     // Before any thread starts: the workers inherit the blocked signals, so they arrive
     // at `wait` below instead of killing the process with the mount in place.
     let termination = Termination::block().map_err(|e| fail(format!("signal mask: {e}")))?;
-    let server = Server::start(&a.mount, EmulatedBackend::new(kernel, a.devices))
-        .map_err(|e| fail(e.to_string()))?;
+    let server =
+        Server::start(&a.mount, EmulatedBackend::new(kernel)).map_err(|e| fail(e.to_string()))?;
     writeln!(
         out,
         "serving {} {:?} device(s) at {}/neuron0..{} (Ctrl-C to stop)",
