@@ -4,6 +4,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
+use rustix::io::Errno;
+
 use crate::backend::Backend;
 use crate::error::Error;
 use crate::mount::Mount;
@@ -99,16 +101,25 @@ impl<B: Backend> Server<B> {
         let tid = rustix::thread::gettid().as_raw_nonzero().get();
         self.session
             .request_stop(u32::try_from(tid).unwrap_or(u32::MAX));
-        if let Some(root) = self.root.take() {
-            for _ in 0..self.workers.len() {
-                if rustix::fs::fstatfs(&root).is_err() {
-                    break;
+        let woken = self.root.take().is_some_and(|root| {
+            (0..self.workers.len()).all(|_| {
+                loop {
+                    match rustix::fs::fstatfs(&root) {
+                        Ok(_) => break true,
+                        Err(Errno::INTR) => continue,
+                        // The connection is gone: the workers ended on their read error.
+                        Err(Errno::NOTCONN) => break true,
+                        Err(_) => break false,
+                    }
                 }
-            }
-        }
+            })
+        });
         for w in self.workers.drain(..) {
-            // Workers catch handler panics; a join error leaves nothing to clean up.
-            let _ = w.join();
+            if woken {
+                // Workers catch handler panics; a join error leaves nothing to clean up.
+                let _ = w.join();
+            }
+            // Otherwise a worker may still block in read(2): leave it rather than hang.
         }
         unmounted
     }
