@@ -255,6 +255,13 @@ impl EmulatedKernel {
         })
     }
 
+    /// Memory handles allocated on device `index` (0 for a device that does not exist).
+    pub fn allocations(&self, index: u32) -> usize {
+        self.lock()
+            .device(index)
+            .map_or(0, DeviceState::allocations)
+    }
+
     /// Live mmaps.
     pub fn mappings(&self) -> usize {
         self.lock().mappings()

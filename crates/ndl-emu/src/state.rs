@@ -229,13 +229,44 @@ impl DeviceState {
         Ok(())
     }
 
-    fn detach(&mut self, tgid: u32) {
-        if let Some(n) = self.attached.get_mut(&tgid) {
-            *n -= 1;
-            if *n == 0 {
-                self.attached.remove(&tgid);
+    /// Drops one privileged file of `tgid`; true when it was the process's last on this
+    /// device (its slot is then free).
+    fn detach(&mut self, tgid: u32) -> bool {
+        let Some(n) = self.attached.get_mut(&tgid) else {
+            return false;
+        };
+        *n -= 1;
+        if *n == 0 {
+            self.attached.remove(&tgid);
+            return true;
+        }
+        false
+    }
+
+    /// What the driver releases when a process's last file on the device is flushed
+    /// (dma-path.md section 9): its core write locks and its memory chunks (memory a live
+    /// mapping still shows returns to the allocator at the last unmap).
+    fn release_process(&mut self, tgid: u32) {
+        for lock in self.locks.values_mut() {
+            if lock.writer == Some(tgid) {
+                lock.writer = None;
             }
         }
+        let owned: Vec<u64> = self
+            .allocs
+            .iter()
+            .filter(|(_, a)| a.pid == tgid)
+            .map(|(h, _)| *h)
+            .collect();
+        for handle in owned {
+            // The handle was just listed, so it exists.
+            let _ = self.free(handle);
+        }
+    }
+
+    /// Memory handles currently allocated.
+    pub(crate) fn allocations(&self) -> usize {
+        self.allocs.len()
     }
 
     pub(crate) fn is_attached(&self, tgid: u32) -> bool {
@@ -480,7 +511,9 @@ impl State {
             }
             FileKind::Node { .. } => {
                 if let Some(d) = self.device_mut(file.device) {
-                    d.detach(file.tgid);
+                    if d.detach(file.tgid) {
+                        d.release_process(file.tgid);
+                    }
                 }
             }
             FileKind::Dmabuf => {}

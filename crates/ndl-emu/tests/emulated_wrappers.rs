@@ -924,3 +924,43 @@ fn lanes_attach_and_size_demux_follow_the_driver() {
         Err(Errno::NOENT)
     );
 }
+
+/// dma-path.md section 9: when a process's last file on a device goes, the driver frees the
+/// process's memory chunks; chunks of other processes stay.
+#[test]
+fn last_close_of_a_process_frees_its_chunks() {
+    use ndl_std::ioctl_codes::MEM_ALLOC_V2MT64;
+    use ndl_std::ioctl_structs::MemAllocV2MemType64;
+    use zerocopy::FromZeros;
+
+    let k = EmulatedKernel::new(Generation::V3, 1).unwrap();
+    let node = std::path::Path::new("/dev/neuron0");
+    let alloc = |fd| {
+        let mut handle = 0u64;
+        let mut a = MemAllocV2MemType64::new_zeroed();
+        a.size = 4096;
+        a.host_memory = 1;
+        a.mem_handle = ndl_std::ioctl_structs::UserPtr::from_addr((&raw mut handle) as u64);
+        // SAFETY: `a` is the command's argument struct and its handle pointer names `handle`.
+        unsafe { k.ioctl::<{ MEM_ALLOC_V2MT64.code() }>(fd, (&raw mut a).cast()) }.unwrap();
+    };
+    let (a1, a2) = EmulatedKernel::as_process(7001, || {
+        (
+            k.open(node, AccessMode::ReadWrite).unwrap(),
+            k.open(node, AccessMode::ReadOnly).unwrap(),
+        )
+    });
+    EmulatedKernel::as_process(7001, || alloc(a1));
+    let b = EmulatedKernel::as_process(7002, || k.open(node, AccessMode::ReadWrite).unwrap());
+    EmulatedKernel::as_process(7002, || alloc(b));
+    assert_eq!(k.allocations(0), 2);
+    // SAFETY: fds from `open` above, closed once each.
+    unsafe { k.close(a1) };
+    assert_eq!(k.allocations(0), 2, "process 7001 still has a file open");
+    // SAFETY: as above.
+    unsafe { k.close(a2) };
+    assert_eq!(k.allocations(0), 1, "7001's chunk is freed, 7002's stays");
+    // SAFETY: as above.
+    unsafe { k.close(b) };
+    assert_eq!(k.allocations(0), 0);
+}

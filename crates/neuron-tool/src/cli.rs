@@ -36,6 +36,9 @@ pub enum Command {
     /// Micro-benchmarks.
     #[command(subcommand)]
     Bench(BenchCommand),
+    /// Serve the built-in device model as DIR/neuron0..N-1 over FUSE (foreground, needs
+    /// root; Ctrl-C or SIGTERM unmounts), so programs reach it through real system calls.
+    Serve(ServeArgs),
 }
 
 /// Chip generation, by project code name.
@@ -301,4 +304,22 @@ pub fn parse_barrier_arg(s: &str) -> Result<BarrierName, String> {
             "unknown barrier '{other}' (use none, dmb, write-barrier, sow or 0..3)"
         )),
     }
+}
+
+/// `neuron-tool serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// An existing directory to mount on; it then holds neuron0 .. neuron{N-1}.
+    #[arg(long)]
+    pub mount: PathBuf,
+    /// Chip generation of the served devices.
+    #[arg(long, value_enum, default_value_t = ArchName::Cayman)]
+    pub arch: ArchName,
+    /// Number of devices.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub devices: u32,
+    /// Memory of each device model: bytes per HBM channel, and of host memory (e.g. 256MiB;
+    /// a copy needs its size twice over).
+    #[arg(long, default_value = "256MiB", value_parser = parse_size_arg)]
+    pub memory: u64,
 }

@@ -7,6 +7,7 @@ pub mod desc;
 pub mod ioctl;
 pub mod regs;
 pub mod ring;
+pub mod serve;
 
 use std::io::{Read, Write};
 
@@ -24,5 +25,6 @@ pub fn run(cmd: &Command, input: impl Read, out: &mut impl Write) -> Result<()> 
         Command::Regs(a) => regs::run(a, out),
         Command::Arch(a) => arch::run(a, out),
         Command::Bench(BenchCommand::Build { arch, pairs }) => bench::build(*arch, *pairs, out),
+        Command::Serve(a) => serve::run(a, out),
     }
 }
