@@ -366,6 +366,34 @@ mod tests {
         );
     }
 
+    /// Issue 13 item 6: a driver-path copy of N bytes leaves the model holding the source
+    /// and destination chunks and the rings, nothing of the copy's size besides.
+    #[test]
+    fn the_model_holds_the_two_chunks_and_the_rings_only() {
+        let size: u64 = 4 << 20;
+        let ring_entries = 256;
+        let k = model_kernel(Generation::V3, size, ring_entries, false).unwrap();
+        let model = k.device(0).unwrap();
+        let ndl = Ndl::with_kernel(k);
+        let dev = ndl.open_device(0).unwrap();
+        let options = CopyOptions {
+            ring_entries,
+            ..CopyOptions::default()
+        };
+        let report =
+            copy::copy_source::<Supported, _, Pattern>(&dev, &Pattern::new(size), &options)
+                .unwrap();
+        assert_eq!(report.bytes, size);
+        let held: u64 = model.with_memory(|m| m.regions().iter().map(|r| r.written_bytes()).sum());
+        // TX and RX rings (256 x 16 bytes, a page each) and the completion page.
+        let page = 4096;
+        let ring_pages = 2 * (u64::from(ring_entries) * 16).div_ceil(page) * page;
+        assert!(
+            (2 * size..=2 * size + ring_pages + page).contains(&held),
+            "the model holds {held} bytes for a copy of {size}"
+        );
+    }
+
     #[test]
     fn the_barrier_names_are_the_cli_spellings() {
         for (b, name) in [
