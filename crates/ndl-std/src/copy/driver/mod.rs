@@ -51,6 +51,7 @@ use super::source::Source;
 use super::{CopyError, CopyReport, generation};
 use chunk::{Chunk, MemType};
 use completion::Completion;
+use stream::Port;
 
 use crate::gateway::DeviceHandle;
 use crate::kernel::Kernel;
@@ -234,7 +235,7 @@ pub fn copy_source_on<K: Kernel, A: Arch, D: Source + ?Sized>(
     let completion = Completion::new(dev, nc, window, mapped)?;
     let mut q =
         DriverQueue::<K, A>::open(dev, options.queue, options.ring_entries, options.delivery)?;
-    stream::fill(dev, &src, source, options.data)?;
+    Port::open(dev, &src, options.data)?.fill(source)?;
 
     let chunk = u64::from(MAX_TRANSFER_BYTES);
     // One entry of every batch is the completion pair.
@@ -274,7 +275,7 @@ pub fn copy_source_on<K: Kernel, A: Arch, D: Source + ?Sized>(
         batches += 1;
     }
 
-    stream::verify(dev, &dst, source, options.data)?;
+    Port::open(dev, &dst, options.data)?.verify(source)?;
     Ok(CopyReport {
         generation: A::GENERATION,
         engine: q.eng_id(),

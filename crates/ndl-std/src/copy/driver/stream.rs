@@ -12,7 +12,7 @@ use crate::mapping::Mapping;
 use crate::wrappers::MemHandle;
 
 /// How one chunk's bytes are reached: MEM_BUF_COPY, or a mapping of the whole chunk.
-enum Port<'r, 'a, K: Kernel> {
+pub(super) enum Port<'r, 'a, K: Kernel> {
     BufCopy {
         dev: &'r DeviceHandle<'a, K>,
         mem: MemHandle,
@@ -21,7 +21,7 @@ enum Port<'r, 'a, K: Kernel> {
 }
 
 impl<'r, 'a, K: Kernel> Port<'r, 'a, K> {
-    fn open(
+    pub(super) fn open(
         dev: &'r DeviceHandle<'a, K>,
         chunk: &Chunk<'r, 'a, K>,
         how: DataMove,
@@ -73,57 +73,47 @@ fn piece_buffer(len: u64) -> Vec<u8> {
     vec![0u8; usize::try_from(len).map_or(STREAM_BYTES, |l| l.min(STREAM_BYTES))]
 }
 
-/// Writes all of `source` to the start of `chunk`: a slice in one piece, anything else in
-/// bounded pieces through one buffer.
-pub(super) fn fill<K: Kernel, D: Source + ?Sized>(
-    dev: &DeviceHandle<'_, K>,
-    chunk: &Chunk<'_, '_, K>,
-    source: &D,
-    how: DataMove,
-) -> Result<(), CopyError> {
-    let port = Port::open(dev, chunk, how)?;
-    if let Some(all) = source.as_slice() {
-        return port.write(0, all);
-    }
-    let mut buf = piece_buffer(source.len());
-    for (at, n) in pieces(source.len()) {
-        let piece = buf.get_mut(..n).ok_or(CopyError::TooLarge { bytes: at })?;
-        source.fill(at, piece);
-        port.write(at, piece)?;
-    }
-    Ok(())
-}
-
-/// Reads `chunk` back piece by piece and compares each piece with `source`; the first
-/// differing byte is the error.
-pub(super) fn verify<K: Kernel, D: Source + ?Sized>(
-    dev: &DeviceHandle<'_, K>,
-    chunk: &Chunk<'_, '_, K>,
-    source: &D,
-    how: DataMove,
-) -> Result<(), CopyError> {
-    let port = Port::open(dev, chunk, how)?;
-    let all = source.as_slice();
-    let mut found = piece_buffer(source.len());
-    let mut expected = if all.is_some() {
-        Vec::new()
-    } else {
-        piece_buffer(source.len())
-    };
-    for (at, n) in pieces(source.len()) {
-        let back = found
-            .get_mut(..n)
-            .ok_or(CopyError::TooLarge { bytes: at })?;
-        port.read(at, back)?;
-        let want = match all {
-            Some(all) => offset(at).ok().and_then(|s| all.get(s..s.checked_add(n)?)),
-            None => expected.get_mut(..n).map(|e| {
-                source.fill(at, e);
-                &*e
-            }),
+impl<K: Kernel> Port<'_, '_, K> {
+    /// Writes all of `source` to the start of the chunk: a slice in one piece, anything else
+    /// in bounded pieces through one buffer.
+    pub(super) fn fill<D: Source + ?Sized>(&self, source: &D) -> Result<(), CopyError> {
+        if let Some(all) = source.as_slice() {
+            return self.write(0, all);
         }
-        .ok_or(CopyError::TooLarge { bytes: at })?;
-        verify_piece(at, want, back)?;
+        let mut buf = piece_buffer(source.len());
+        for (at, n) in pieces(source.len()) {
+            let piece = buf.get_mut(..n).ok_or(CopyError::TooLarge { bytes: at })?;
+            source.fill(at, piece);
+            self.write(at, piece)?;
+        }
+        Ok(())
     }
-    Ok(())
+
+    /// Reads the chunk back piece by piece and compares each piece with `source`; the first
+    /// differing byte is the error.
+    pub(super) fn verify<D: Source + ?Sized>(&self, source: &D) -> Result<(), CopyError> {
+        let all = source.as_slice();
+        let mut found = piece_buffer(source.len());
+        let mut expected = if all.is_some() {
+            Vec::new()
+        } else {
+            piece_buffer(source.len())
+        };
+        for (at, n) in pieces(source.len()) {
+            let back = found
+                .get_mut(..n)
+                .ok_or(CopyError::TooLarge { bytes: at })?;
+            self.read(at, back)?;
+            let want = match all {
+                Some(all) => offset(at).ok().and_then(|s| all.get(s..s.checked_add(n)?)),
+                None => expected.get_mut(..n).map(|e| {
+                    source.fill(at, e);
+                    &*e
+                }),
+            }
+            .ok_or(CopyError::TooLarge { bytes: at })?;
+            verify_piece(at, want, back)?;
+        }
+        Ok(())
+    }
 }
