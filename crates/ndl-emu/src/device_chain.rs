@@ -693,7 +693,10 @@ pub(super) fn notif_init(
     Ok((d.mem(h)?.cookie, h))
 }
 
-/// Copies between a user buffer and an allocation.
+/// Copies between a user buffer and an allocation, straight between the user's bytes and
+/// the model's (the driver's `copy_from_user`/`copy_to_user` into the chunk): no buffer of
+/// the copy's size is made, so a MEM_BUF_COPY of N bytes costs the process no N-byte
+/// temporary. Like `copy_from_user`, a user fault may leave the chunk partly written.
 fn buf_copy(
     mem: &dyn UserMemory,
     d: &DeviceState,
@@ -705,13 +708,15 @@ fn buf_copy(
 ) -> Result<(), Errno> {
     let at = m.span(offset, size)?;
     let n = len(size)?;
-    if to_device {
-        let bytes = mem.copy_in_bytes(buffer, n)?;
-        d.write(at, &bytes)
-    } else {
-        let bytes = d.read(at, n)?;
-        mem.write(buffer, &bytes)
-    }
+    d.emu.with_memory(|space| {
+        if to_device {
+            let chunk = space.slice_mut(at, n).map_err(|_| Errno::FAULT)?;
+            mem.read(buffer, chunk)
+        } else {
+            let chunk = space.slice(at, n).map_err(|_| Errno::FAULT)?;
+            mem.write(buffer, chunk)
+        }
+    })
 }
 
 pub(super) fn mem_copy(

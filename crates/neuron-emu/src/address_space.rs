@@ -116,6 +116,12 @@ impl Region {
     pub fn allocated_bytes(&self) -> u64 {
         self.alloc.used_bytes()
     }
+    /// Bytes from the region's start up to its write high-water mark: every byte above it
+    /// is still the untouched zero the host OS has not committed, so this bounds what the
+    /// region holds in memory.
+    pub fn written_bytes(&self) -> u64 {
+        self.written_end as u64
+    }
     /// Offset of `[addr, addr + len)` inside this region, if it lies wholly inside.
     fn offset_of(&self, addr: u64, len: u64) -> Option<usize> {
         let off = addr.checked_sub(self.base)?;
@@ -618,7 +624,11 @@ mod tests {
     #[test]
     fn fresh_memory_is_handed_out_without_writing() {
         let (mut m, r) = host(0x10000);
-        let written_end = |m: &AddressSpace| m.regions[r.0].written_end;
+        let written_end = |m: &AddressSpace| {
+            let end = m.regions[r.0].written_end;
+            assert_eq!(m.region(r).unwrap().written_bytes(), end as u64);
+            end
+        };
         let a = m.alloc_zeroed(r, 0x1000, 0x1000).unwrap();
         assert_eq!(written_end(&m), 0, "nothing written, nothing to clear");
         m.write(a + 0x10, b"xy").unwrap();

@@ -16,5 +16,6 @@ pub mod cli;
 pub mod cmd;
 pub mod error;
 pub mod hex;
+pub mod pattern;
 pub mod size;
 pub mod summary;

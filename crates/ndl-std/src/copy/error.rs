@@ -84,6 +84,12 @@ pub enum CopyError {
         /// RX state as the driver reports it.
         rx_state: u32,
     },
+    /// A copy offset this process cannot address (a source longer than its address space).
+    #[error("copy offset {bytes} does not fit this process's address space")]
+    TooLarge {
+        /// The offset.
+        bytes: u64,
+    },
     /// A copy of zero bytes (a descriptor cannot carry it).
     #[error("nothing to copy")]
     Empty,

@@ -13,11 +13,15 @@
 pub mod driver;
 mod error;
 pub mod register_level;
+mod source;
 
 use khal::Generation;
 
-pub use driver::{CopyOptions, DataMove, Delivery, QueueChoice, copy, copy_on};
+pub use driver::{
+    CopyOptions, DataMove, Delivery, QueueChoice, copy, copy_on, copy_source, copy_source_on,
+};
 pub use error::CopyError;
+pub use source::{STREAM_BYTES, Source, verify_piece};
 
 use crate::gateway::Device;
 use crate::kernel::Kernel;

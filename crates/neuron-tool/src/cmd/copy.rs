@@ -26,6 +26,7 @@ use udma_desc::QueueId;
 use crate::arch_select::{ArchVisitor, Supported, dispatch};
 use crate::cli::{BarrierName, CopyArgs, DeliveryName};
 use crate::error::{Result, ToolError};
+use crate::pattern::Pattern;
 use crate::summary::CopySummary;
 
 /// What summaries and errors call the built-in target.
@@ -228,22 +229,25 @@ pub fn copy_on<K: Kernel>(
         },
     })?;
     let g = copy::generation(&dev).map_err(|e| device_error(name, None, e))?;
-    let data = pattern(plan.size)?;
+    let source = Pattern::new(plan.size);
+    // The register-level path takes one slice; the driver path streams the pattern.
+    let whole = if plan.register_level {
+        Some(source.to_vec().ok_or_else(|| {
+            ToolError::BadArgument(format!("a copy of {} bytes does not fit memory", plan.size))
+        })?)
+    } else {
+        None
+    };
     let started = Instant::now();
-    let report: CopyReport = if plan.register_level {
+    let report: CopyReport = if let Some(data) = &whole {
         let options = RegisterOptions {
             queue: u8::try_from(args.queue).unwrap_or(0),
             ring_size: plan.options.ring_entries,
             ..RegisterOptions::default()
         };
-        register_level::copy::<Supported, K>(
-            &dev,
-            &data,
-            &options,
-            ndl_emu::resource::BAR0_RESOURCE,
-        )
+        register_level::copy::<Supported, K>(&dev, data, &options, ndl_emu::resource::BAR0_RESOURCE)
     } else {
-        copy::copy::<Supported, K>(&dev, &data, &plan.options)
+        copy::copy_source::<Supported, K, Pattern>(&dev, &source, &plan.options)
     }
     .map_err(|e| device_error(name, Some(g), e))?;
     let seconds = started.elapsed().as_secs_f64();
@@ -274,17 +278,6 @@ pub fn copy_on<K: Kernel>(
         },
         verified: true,
     })
-}
-
-/// The source bytes: a pattern that differs between neighbouring bytes and 64 KiB pieces,
-/// so a misplaced descriptor shows.
-fn pattern(size: u64) -> Result<Vec<u8>> {
-    let n = usize::try_from(size).map_err(|_| {
-        ToolError::BadArgument(format!("a copy of {size} bytes does not fit memory"))
-    })?;
-    Ok((0..n)
-        .map(|i| (i as u8).wrapping_mul(31) ^ (i >> 16) as u8)
-        .collect())
 }
 
 /// `copy [--arch A] [--size N] [--engine E --queue Q | --nc C] [--delivery D]
@@ -370,6 +363,34 @@ mod tests {
             e.to_string()
                 .contains("does not fit one HBM channel of SUNDA"),
             "{e}"
+        );
+    }
+
+    /// Issue 13 item 6: a driver-path copy of N bytes leaves the model holding the source
+    /// and destination chunks and the rings, nothing of the copy's size besides.
+    #[test]
+    fn the_model_holds_the_two_chunks_and_the_rings_only() {
+        let size: u64 = 4 << 20;
+        let ring_entries = 256;
+        let k = model_kernel(Generation::V3, size, ring_entries, false).unwrap();
+        let model = k.device(0).unwrap();
+        let ndl = Ndl::with_kernel(k);
+        let dev = ndl.open_device(0).unwrap();
+        let options = CopyOptions {
+            ring_entries,
+            ..CopyOptions::default()
+        };
+        let report =
+            copy::copy_source::<Supported, _, Pattern>(&dev, &Pattern::new(size), &options)
+                .unwrap();
+        assert_eq!(report.bytes, size);
+        let held: u64 = model.with_memory(|m| m.regions().iter().map(|r| r.written_bytes()).sum());
+        // TX and RX rings (256 x 16 bytes, a page each) and the completion page.
+        let page = 4096;
+        let ring_pages = 2 * (u64::from(ring_entries) * 16).div_ceil(page) * page;
+        assert!(
+            (2 * size..=2 * size + ring_pages + page).contains(&held),
+            "the model holds {held} bytes for a copy of {size}"
         );
     }
 

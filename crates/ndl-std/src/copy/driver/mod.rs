@@ -28,7 +28,8 @@
 //!    DMA_QUEUE_RELEASE, H2T_DMA_FREE_QUEUES, munmap and MEM_FREE.
 //!
 //! Source and destination data move by MEM_BUF_COPY, or through mappings of the two chunks
-//! ([`DataMove`]).
+//! ([`DataMove`]), in pieces of at most [`STREAM_BYTES`](super::STREAM_BYTES) (a caller's slice goes in one
+//! piece): a copy of any size holds no buffer of its size besides the caller's own.
 //!
 //! Over `ndl-emu`'s emulated kernel the same calls reach the device model; its tests run
 //! this path for every generation, both deliveries, every barrier and ring wrap.
@@ -36,6 +37,7 @@
 mod chunk;
 mod completion;
 mod queue;
+mod stream;
 
 use std::time::{Duration, Instant};
 
@@ -45,9 +47,11 @@ use udma_desc::{Barrier, CopyRequest, MAX_TRANSFER_BYTES, QueueId};
 pub use completion::COMPLETION_MARKER;
 pub use queue::DriverQueue;
 
-use super::{CopyError, CopyReport, generation, verify};
+use super::source::Source;
+use super::{CopyError, CopyReport, generation};
 use chunk::{Chunk, MemType};
 use completion::Completion;
+use stream::Port;
 
 use crate::gateway::DeviceHandle;
 use crate::kernel::Kernel;
@@ -146,21 +150,39 @@ pub fn copy<S: ArchSet, K: Kernel>(
     data: &[u8],
     options: &CopyOptions,
 ) -> Result<CopyReport, CopyError> {
-    let g = generation(dev)?;
-    khal::dispatch::<S, _>(g, Visit { dev, data, options })
-        .map_err(|_| CopyError::Arch(g.number().into()))?
+    copy_source::<S, K, [u8]>(dev, data, options)
 }
 
-struct Visit<'r, 'a, K: Kernel> {
+/// [`copy`] of bytes a [`Source`] produces: they are streamed to the source chunk and
+/// checked against the destination in [`STREAM_BYTES`](super::STREAM_BYTES) pieces, so the process never holds
+/// a buffer of the copy's size (beyond what `source` itself holds).
+pub fn copy_source<S: ArchSet, K: Kernel, D: Source + ?Sized>(
+    dev: &DeviceHandle<'_, K>,
+    source: &D,
+    options: &CopyOptions,
+) -> Result<CopyReport, CopyError> {
+    let g = generation(dev)?;
+    khal::dispatch::<S, _>(
+        g,
+        Visit {
+            dev,
+            source,
+            options,
+        },
+    )
+    .map_err(|_| CopyError::Arch(g.number().into()))?
+}
+
+struct Visit<'r, 'a, K: Kernel, D: Source + ?Sized> {
     dev: &'r DeviceHandle<'a, K>,
-    data: &'r [u8],
+    source: &'r D,
     options: &'r CopyOptions,
 }
 
-impl<K: Kernel> ArchVisitor for Visit<'_, '_, K> {
+impl<K: Kernel, D: Source + ?Sized> ArchVisitor for Visit<'_, '_, K, D> {
     type Output = Result<CopyReport, CopyError>;
     fn visit<A: Arch>(self) -> Self::Output {
-        copy_on::<K, A>(self.dev, self.data, self.options)
+        copy_source_on::<K, A, D>(self.dev, self.source, self.options)
     }
 }
 
@@ -186,14 +208,23 @@ pub fn copy_on<K: Kernel, A: Arch>(
     data: &[u8],
     options: &CopyOptions,
 ) -> Result<CopyReport, CopyError> {
-    if data.is_empty() {
+    copy_source_on::<K, A, [u8]>(dev, data, options)
+}
+
+/// [`copy_source`] for a known arch `A`.
+pub fn copy_source_on<K: Kernel, A: Arch, D: Source + ?Sized>(
+    dev: &DeviceHandle<'_, K>,
+    source: &D,
+    options: &CopyOptions,
+) -> Result<CopyReport, CopyError> {
+    if source.is_empty() {
         return Err(CopyError::Empty);
     }
     // Refused before anything is allocated: a barrier the arch lacks.
     CopyRequest::new(0, 0, 1)
         .with_barrier(options.barrier)
         .validate::<A>()?;
-    let len = data.len() as u64;
+    let len = source.len();
     let nc = core_of::<A>(options.queue);
     let window = A::SCALARS.pci_host_base;
     let mapped = options.delivery == Delivery::Mmap;
@@ -204,10 +235,7 @@ pub fn copy_on<K: Kernel, A: Arch>(
     let completion = Completion::new(dev, nc, window, mapped)?;
     let mut q =
         DriverQueue::<K, A>::open(dev, options.queue, options.ring_entries, options.delivery)?;
-    match options.data {
-        DataMove::BufCopy => dev.mem_buf_copy_to(src.mem, 0, data)?,
-        DataMove::Mapping => src.map()?.write_bytes(0, data)?,
-    }
+    Port::open(dev, &src, options.data)?.fill(source)?;
 
     let chunk = u64::from(MAX_TRANSFER_BYTES);
     // One entry of every batch is the completion pair.
@@ -247,12 +275,7 @@ pub fn copy_on<K: Kernel, A: Arch>(
         batches += 1;
     }
 
-    let mut back = vec![0u8; data.len()];
-    match options.data {
-        DataMove::BufCopy => dev.mem_buf_copy_from(dst.mem, 0, &mut back)?,
-        DataMove::Mapping => dst.map()?.read_bytes(0, &mut back)?,
-    }
-    verify(data, &back)?;
+    Port::open(dev, &dst, options.data)?.verify(source)?;
     Ok(CopyReport {
         generation: A::GENERATION,
         engine: q.eng_id(),
