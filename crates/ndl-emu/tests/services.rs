@@ -63,7 +63,20 @@ fn datastores_core_state_and_started_counts() {
     let h = ndl.open_device(0).unwrap();
     // pid 0: a new datastore for the caller; asking again returns the same one.
     let ds = h.acquire_neuron_ds(0).unwrap();
-    assert!(ds.size > 0);
+    // ioctl-commands.tsv ACQUIRE_NEURON_DS "writes mmap offset and size" (mmap-README.md:
+    // a datastore is a mappable chunk). The size is the emulator's choice (no source gives
+    // the driver's), so the test checks that the pair maps that many bytes, not a number.
+    let map = h.map(ds.offset, ds.size).unwrap();
+    let last = usize::try_from(ds.size).unwrap() - 4;
+    map.write_bytes(last, b"last").unwrap();
+    let mut tail = [0u8; 4];
+    map.read_bytes(last, &mut tail).unwrap();
+    assert_eq!(&tail, b"last");
+    assert!(
+        h.map(ds.offset, ds.size + 4096).is_err(),
+        "no more than the size"
+    );
+    map.unmap().unwrap();
     let pid = std::process::id() as i32;
     assert_eq!(h.acquire_neuron_ds(pid).unwrap(), ds);
     assert_eq!(h.release_neuron_ds(pid), Ok(()));
