@@ -8,10 +8,8 @@ use std::collections::BTreeMap;
 use iofic::caps::IoficCaps;
 use mmio::Mmio;
 
-pub const IOFIC_TSV: &str = include_str!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/tests/data/iofic.tsv"
-));
+pub const IOFIC_TSV: &str =
+    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/iofic.tsv"));
 
 /// One row of `iofic.tsv`.
 #[derive(Clone, Debug)]

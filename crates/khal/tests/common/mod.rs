@@ -9,10 +9,7 @@ pub const UDMA_BITFIELDS: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/tests/data/udma-bitfields.tsv"
 ));
-pub const IOFIC: &str = include_str!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/tests/data/iofic.tsv"
-));
+pub const IOFIC: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/iofic.tsv"));
 
 /// Rows of a TSV table without its header, split on tabs.
 pub fn rows(table: &str) -> impl Iterator<Item = Vec<&str>> {
