@@ -480,43 +480,48 @@ fn dma_engines_queues_and_descriptors_run_on_the_model() {
     assert_eq!(h.dma_queue_get_state(3, 1).unwrap().0.length, 32);
     // The driver's ring rules (dma-path.md step 2): a multiple of 16 (else -1), at least
     // 32; no completion ring; engine ids below 132; queues 0..16.
-    let odd = DmaQueueInit {
-        tx_desc_count: 40,
-        ..init
-    };
-    assert_eq!(
-        h.dma_queue_init(&odd).unwrap_err(),
-        ioctl_err("NEURON_IOCTL_DMA_QUEUE_INIT", Errno::PERM)
-    );
-    let with_completion = DmaQueueInit {
-        rxc_handle: src.0,
-        ..init
-    };
-    assert_eq!(
-        h.dma_queue_init(&with_completion).unwrap_err(),
-        ioctl_err("NEURON_IOCTL_DMA_QUEUE_INIT", Errno::PERM)
-    );
-    let eng132 = DmaQueueInit {
-        eng_id: 132,
-        ..init
-    };
-    assert_eq!(
-        h.dma_queue_init(&eng132).unwrap_err(),
-        ioctl_err("NEURON_IOCTL_DMA_QUEUE_INIT", Errno::INVAL)
-    );
-    let small = DmaQueueInit {
-        tx_desc_count: 16,
-        ..init
-    };
-    assert_eq!(
-        h.dma_queue_init(&small).unwrap_err(),
-        ioctl_err("NEURON_IOCTL_DMA_QUEUE_INIT", Errno::INVAL)
-    );
-    let q16 = DmaQueueInit { qid: 16, ..init };
-    assert_eq!(
-        h.dma_queue_init(&q16).unwrap_err(),
-        ioctl_err("NEURON_IOCTL_DMA_QUEUE_INIT", Errno::INVAL)
-    );
+    let refused = [
+        (
+            DmaQueueInit {
+                tx_desc_count: 40,
+                ..init
+            },
+            Errno::PERM,
+            "not a multiple of 16",
+        ),
+        (
+            DmaQueueInit {
+                rxc_handle: src.0,
+                ..init
+            },
+            Errno::PERM,
+            "a completion ring",
+        ),
+        (
+            DmaQueueInit {
+                eng_id: 132,
+                ..init
+            },
+            Errno::INVAL,
+            "engine 132",
+        ),
+        (
+            DmaQueueInit {
+                tx_desc_count: 16,
+                ..init
+            },
+            Errno::INVAL,
+            "fewer than 32",
+        ),
+        (DmaQueueInit { qid: 16, ..init }, Errno::INVAL, "queue 16"),
+    ];
+    for (bad, errno, why) in refused {
+        assert_eq!(
+            h.dma_queue_init(&bad).unwrap_err(),
+            ioctl_err("NEURON_IOCTL_DMA_QUEUE_INIT", errno),
+            "{why}"
+        );
+    }
     assert!(matches!(
         h.dma_queue_init_batch(&vec![init; 256]),
         Err(Error::OutOfRange { .. })
