@@ -88,7 +88,15 @@ fn datastores_core_state_and_started_counts() {
         h.nc_model_started_count(99).unwrap_err().errno(),
         Some(Errno::INVAL)
     );
-    assert!(h.notifications_init_v1(0, 0, 0, 4096).unwrap() != 0);
+    // NOTIFICATIONS_INIT_V1 returns the queue's mmap cookie (mmap-README.md: notification
+    // rings are chunks): it maps exactly the 4096 bytes asked for, not a zero cookie.
+    let cookie = h.notifications_init_v1(0, 0, 0, 4096).unwrap();
+    let ring = h.map(cookie, 4096).unwrap();
+    assert!(
+        h.map(cookie, 8192).is_err(),
+        "the chunk is the size asked for"
+    );
+    ring.unmap().unwrap();
     assert_eq!(h.notifications_destroy_v1(0), Ok(()));
     // The QUEUE_INFO stub: -1, seen as EPERM.
     assert_eq!(
