@@ -123,6 +123,8 @@ fn async_copies_complete_and_hand_out_both_wait_slots() {
     };
     let first = h.mem_copy_async(&copy).unwrap();
     let second = h.mem_copy_async(&copy).unwrap();
+    // ioctl-commands.tsv MEM_COPY_ASYNC_WAIT: "pwait_handle must be 1 or 2"; the model
+    // hands the two slots out in turn.
     assert_eq!([first, second], [1, 2]);
     h.mem_copy_async_wait(a, b, first).unwrap();
     let mut out = [0u8; 6];
