@@ -17,7 +17,7 @@ use ndl_emu::{DeviceConfig, EmulatedKernel, Execution};
 use ndl_std::copy::register_level::{DmaQueue, RegisterOptions as CopyOptions, alloc_dma, copy_on};
 use ndl_std::copy::{CopyError, verify};
 use ndl_std::{Generation, MemLocation, Ndl};
-use neuron_emu::{Direction, EngineState, Fault};
+use neuron_emu::{Direction, EngineState, Fault, for_each_arch};
 use udma_desc::{DescStore, QueueId, RingId};
 
 fn kernel(g: Generation, execution: Execution) -> EmulatedKernel {
@@ -207,25 +207,6 @@ fn wrong_ring_id_aborts_the_engine<A: Arch>() {
     q.wait(Duration::from_secs(1)).unwrap();
     dev.mem_buf_copy_from(dst.mem, 0, &mut back).unwrap();
     assert_eq!(back, [0xAB; 4096]);
-}
-
-macro_rules! for_each_arch {
-    ($($name:ident),*) => {$(
-        mod $name {
-            #[test]
-            fn v2_sunda() {
-                super::$name::<khal_sunda::Sunda>();
-            }
-            #[test]
-            fn v3_cayman() {
-                super::$name::<khal_cayman::Cayman>();
-            }
-            #[test]
-            fn v4_mariana() {
-                super::$name::<khal_mariana::Mariana>();
-            }
-        }
-    )*};
 }
 
 for_each_arch!(

@@ -63,7 +63,20 @@ fn datastores_core_state_and_started_counts() {
     let h = ndl.open_device(0).unwrap();
     // pid 0: a new datastore for the caller; asking again returns the same one.
     let ds = h.acquire_neuron_ds(0).unwrap();
-    assert!(ds.size > 0);
+    // ioctl-commands.tsv ACQUIRE_NEURON_DS "writes mmap offset and size" (mmap-README.md:
+    // a datastore is a mappable chunk). The size is the emulator's choice (no source gives
+    // the driver's), so the test checks that the pair maps that many bytes, not a number.
+    let map = h.map(ds.offset, ds.size).unwrap();
+    let last = usize::try_from(ds.size).unwrap() - 4;
+    map.write_bytes(last, b"last").unwrap();
+    let mut tail = [0u8; 4];
+    map.read_bytes(last, &mut tail).unwrap();
+    assert_eq!(&tail, b"last");
+    assert!(
+        h.map(ds.offset, ds.size + 4096).is_err(),
+        "no more than the size"
+    );
+    map.unmap().unwrap();
     let pid = std::process::id() as i32;
     assert_eq!(h.acquire_neuron_ds(pid).unwrap(), ds);
     assert_eq!(h.release_neuron_ds(pid), Ok(()));
@@ -75,7 +88,15 @@ fn datastores_core_state_and_started_counts() {
         h.nc_model_started_count(99).unwrap_err().errno(),
         Some(Errno::INVAL)
     );
-    assert!(h.notifications_init_v1(0, 0, 0, 4096).unwrap() != 0);
+    // NOTIFICATIONS_INIT_V1 returns the queue's mmap cookie (mmap-README.md: notification
+    // rings are chunks): it maps exactly the 4096 bytes asked for, not a zero cookie.
+    let cookie = h.notifications_init_v1(0, 0, 0, 4096).unwrap();
+    let ring = h.map(cookie, 4096).unwrap();
+    assert!(
+        h.map(cookie, 8192).is_err(),
+        "the chunk is the size asked for"
+    );
+    ring.unmap().unwrap();
     assert_eq!(h.notifications_destroy_v1(0), Ok(()));
     // The QUEUE_INFO stub: -1, seen as EPERM.
     assert_eq!(
@@ -102,6 +123,8 @@ fn async_copies_complete_and_hand_out_both_wait_slots() {
     };
     let first = h.mem_copy_async(&copy).unwrap();
     let second = h.mem_copy_async(&copy).unwrap();
+    // ioctl-commands.tsv MEM_COPY_ASYNC_WAIT: "pwait_handle must be 1 or 2"; the model
+    // hands the two slots out in turn.
     assert_eq!([first, second], [1, 2]);
     h.mem_copy_async_wait(a, b, first).unwrap();
     let mut out = [0u8; 6];

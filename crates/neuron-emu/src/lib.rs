@@ -142,6 +142,9 @@ mod fault;
 mod iofic_model;
 mod model;
 mod offset_hasher;
+#[cfg(feature = "test-utils")]
+#[doc(hidden)]
+pub mod per_arch_tests;
 mod queue;
 #[cfg(feature = "test-utils")]
 pub mod scenario;

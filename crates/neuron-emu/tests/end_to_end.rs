@@ -4,6 +4,8 @@
 
 mod common;
 
+use neuron_emu::for_each_arch;
+
 use std::time::Duration;
 
 use common::{Rig, pattern};

@@ -4,6 +4,8 @@
 
 mod common;
 
+use neuron_emu::for_each_arch;
+
 use common::{Engine, Pair, Rig};
 use iofic::{M2sCause, S2mCause};
 use khal::Arch;

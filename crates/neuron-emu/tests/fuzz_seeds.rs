@@ -6,6 +6,7 @@
 
 use std::path::PathBuf;
 
+use iofic::{M2sCause, S2mCause};
 use neuron_emu::scenario::{HBM_BASE, HOST_BASE, ScenarioBuilder, run_rings, run_script};
 use neuron_emu::{Direction, EngineState, GROUP_A, GROUP_B, Level};
 
@@ -171,7 +172,7 @@ fn seeds_do_what_they_say() {
     let s = run_script(get("ring_id"));
     assert_eq!(
         s.device().iofic_cause(0, Level::Secondary, GROUP_A),
-        Some(1 << 17)
+        Some(M2sCause::PREFETCH_RING_ID.bits()) // iofic.tsv secondary.A bit 17
     );
     assert_eq!(
         s.device().engine_state(0, Direction::Tx),
@@ -181,13 +182,13 @@ fn seeds_do_what_they_say() {
     let s = run_script(get("out_of_range"));
     assert_eq!(
         s.device().iofic_cause(0, Level::Secondary, GROUP_B),
-        Some(1 << 1)
+        Some(S2mCause::DATA_AXI_RESP.bits()) // iofic.tsv secondary.B bit 1
     );
 
     let s = run_script(get("rx_short"));
     assert_eq!(
         s.device().iofic_cause(0, Level::Secondary, GROUP_B),
-        Some(1 << 24)
+        Some(S2mCause::PKT_LEN.bits()) // iofic.tsv secondary.B bit 24
     );
     assert_eq!(
         s.device().read_mem_vec(HBM_BASE, 100).unwrap(),
@@ -197,7 +198,7 @@ fn seeds_do_what_they_say() {
     let s = run_script(get("last_missing"));
     assert_eq!(
         s.device().iofic_cause(0, Level::Secondary, GROUP_A),
-        Some(1 << 16)
+        Some(M2sCause::PREFETCH_LAST.bits()) // iofic.tsv secondary.A bit 16
     );
 
     let s = run_script(get("cme_packet"));
@@ -208,6 +209,8 @@ fn seeds_do_what_they_say() {
     );
     let st = s.device().queue_stats(0, Direction::Tx, 1).unwrap();
     assert_eq!((st.descriptors, st.meta_descriptors, st.packets), (3, 1, 1));
+    // iofic.tsv level primary.B "RX completion queues": the bit of queue 1, whose last
+    // RX descriptor asks for an interrupt.
     assert_eq!(
         s.device().iofic_cause(0, Level::Primary, GROUP_B),
         Some(1 << 1)

@@ -6,6 +6,8 @@
 
 mod common;
 
+use neuron_emu::for_each_arch;
+
 use common::{Engine, MEM, Rig};
 use khal::Arch;
 use khal::regs::queue::{Cfg, Dir, QueueCfg};

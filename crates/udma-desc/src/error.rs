@@ -36,7 +36,8 @@ pub enum Error {
     },
     /// A queue number out of range.
     InvalidQueue(InvalidQueueId),
-    /// A 2-bit field (ring id, CME index) got a value above 3.
+    /// A narrow field (the 2-bit ring id and CME index, a 3-bit meta field) got a value
+    /// above the largest it holds.
     ValueTooWide {
         /// Which field.
         field: &'static str,
@@ -122,6 +123,22 @@ pub enum Error {
         /// Bytes after the last whole descriptor.
         trailing: usize,
     },
+}
+
+impl Error {
+    /// `value` if a field whose largest value is `max` holds it, else
+    /// [`Error::ValueTooWide`] naming `field`: the one range check of every narrow field.
+    pub(crate) const fn check_width(field: &'static str, value: u8, max: u8) -> Result<u8, Error> {
+        if value <= max {
+            Ok(value)
+        } else {
+            Err(Error::ValueTooWide {
+                field,
+                value: value as u32,
+                max: max as u32,
+            })
+        }
+    }
 }
 
 impl From<InvalidQueueId> for Error {

@@ -133,12 +133,8 @@ impl<C: PacketCaps> PacketOptions<C> {
 
     /// Prepends a CME meta descriptor with this index (`0..=3`, see [`CME_INDEX_MAX`]).
     pub const fn with_cme_index(mut self, index: u8) -> Result<Self, Error> {
-        if index > CME_INDEX_MAX {
-            return Err(Error::ValueTooWide {
-                field: "CME index",
-                value: index as u32,
-                max: CME_INDEX_MAX as u32,
-            });
+        if let Err(e) = Error::check_width("CME index", index, CME_INDEX_MAX) {
+            return Err(e);
         }
         self.cme_index = Some(index);
         Ok(self)
@@ -196,13 +192,7 @@ pub struct PacketSlots {
 /// # Ok::<(), udma_desc::Error>(())
 /// ```
 pub fn cme_descriptor(cme_index: u8) -> Result<Descriptor, Error> {
-    if cme_index > CME_INDEX_MAX {
-        return Err(Error::ValueTooWide {
-            field: "CME index",
-            value: u32::from(cme_index),
-            max: u32::from(CME_INDEX_MAX),
-        });
-    }
+    Error::check_width("CME index", cme_index, CME_INDEX_MAX)?;
     Ok(Descriptor::from_words([
         (u32::from(cme_index) << 24) | CME_META_FLAGS,
         0,

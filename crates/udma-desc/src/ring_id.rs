@@ -32,14 +32,9 @@ impl RingId {
     /// Checks `id <= 3`.
     #[inline]
     pub const fn new(id: u8) -> Result<Self, Error> {
-        if id <= Self::MAX {
-            Ok(Self(id))
-        } else {
-            Err(Error::ValueTooWide {
-                field: "ring id",
-                value: id as u32,
-                max: Self::MAX as u32,
-            })
+        match Error::check_width("ring id", id, Self::MAX) {
+            Ok(id) => Ok(Self(id)),
+            Err(e) => Err(e),
         }
     }
 

@@ -24,14 +24,9 @@ impl U3 {
     /// Checks `v <= 7`.
     #[inline]
     pub const fn new(v: u8) -> Result<Self, Error> {
-        if v <= Self::MAX {
-            Ok(Self(v))
-        } else {
-            Err(Error::ValueTooWide {
-                field: "3-bit field",
-                value: v as u32,
-                max: Self::MAX as u32,
-            })
+        match Error::check_width("3-bit field", v, Self::MAX) {
+            Ok(v) => Ok(Self(v)),
+            Err(e) => Err(e),
         }
     }
 

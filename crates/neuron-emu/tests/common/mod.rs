@@ -218,24 +218,3 @@ pub fn pattern(len: usize, seed: u32) -> Vec<u8> {
         })
         .collect()
 }
-
-/// Runs `$body` once per generation as a generic function `fn name<A: Arch>()`.
-#[macro_export]
-macro_rules! for_each_arch {
-    ($name:ident) => {
-        mod $name {
-            #[test]
-            fn v2_sunda() {
-                super::$name::<khal_sunda::Sunda>();
-            }
-            #[test]
-            fn v3_cayman() {
-                super::$name::<khal_cayman::Cayman>();
-            }
-            #[test]
-            fn v4_mariana() {
-                super::$name::<khal_mariana::Mariana>();
-            }
-        }
-    };
-}
