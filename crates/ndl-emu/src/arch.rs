@@ -50,6 +50,37 @@ impl ArchVisitor for Build<'_> {
     }
 }
 
+struct NcMapEntryOf {
+    mapping_type: u32,
+    entry: u16,
+}
+
+impl ArchVisitor for NcMapEntryOf {
+    type Output = Result<khal::NcLocation, khal::ArchError>;
+    fn visit<A: Arch>(self) -> Self::Output {
+        // The emulated host is a standard platform with no `force_die_flip`: no die flip
+        // (arch-callbacks.tsv `ncdev_logical_to_physical_nc_map`).
+        A::logical_to_physical_nc(self.mapping_type, self.entry, None, false)
+    }
+}
+
+/// Entry `entry` of `generation`'s logical-to-physical core map, as khal's arch answers it
+/// (`None`: not in this build).
+pub(crate) fn nc_map_entry(
+    generation: Generation,
+    mapping_type: u32,
+    entry: u16,
+) -> Option<Result<khal::NcLocation, khal::ArchError>> {
+    khal::dispatch::<Arches, _>(
+        generation,
+        NcMapEntryOf {
+            mapping_type,
+            entry,
+        },
+    )
+    .ok()
+}
+
 /// A power-on device model of `generation` (`None`: not in this build).
 pub(crate) fn build(
     generation: Generation,

@@ -42,9 +42,6 @@ pub struct DeviceConfig {
     pub host_device_id: u32,
     /// Routing id (HOST_DEVICE_ID_TO_RID_MAP).
     pub routing_id: u32,
-    /// Logical → physical core order; `None` for an arch without a map (ENOTSUPP). Its
-    /// length should be the arch's core count.
-    pub nc_map: Option<Vec<u32>>,
     /// Sizes and placement of the model's HBM and host memory.
     pub memory: MemoryConfig,
     /// How doorbells are executed.
@@ -58,13 +55,11 @@ pub struct DeviceConfig {
 }
 
 impl DeviceConfig {
-    /// Defaults for device `index` of `generation`: a distinct bus and ids per device, the
-    /// arch's cores with the identity core map reversed (so a test can tell logical from
-    /// physical), 16 MiB per HBM channel and 16 MiB of host memory at host physical address
+    /// Defaults for device `index` of `generation`: a distinct bus and ids per device,
+    /// 16 MiB per HBM channel and 16 MiB of host memory at host physical address
     /// 4 GiB (so host physical addresses never coincide with device addresses of HBM
     /// channel 0, which starts at 0).
     pub fn numbered(generation: Generation, index: u32) -> Self {
-        let cores = super::arch::Facts::of(generation).map_or(0, |f| f.scalars.nc_per_device);
         Self {
             generation,
             revision: 1,
@@ -74,7 +69,6 @@ impl DeviceConfig {
             func: 0,
             host_device_id: index,
             routing_id: 0x100 + index,
-            nc_map: Some((0..u32::from(cores)).rev().collect()),
             memory: MemoryConfig {
                 hbm_bytes_per_channel: 16 << 20,
                 host_bytes: 16 << 20,

@@ -22,6 +22,18 @@ use neuron_emu::RegionKind;
 /// gives neither the driver's number nor its encoding, and no test pins it.
 pub const DRIVER_VERSION: u32 = 0x0002_1904;
 
+/// DRIVER_INFO `feature_flags1` the model reports: its own choice (both low bits set); the
+/// reference names the field (out) but gives neither its bits nor the driver's value.
+pub const DRIVER_FEATURE_FLAGS1: u64 = 0b11;
+
+/// POD_STATUS `node_id` of a device outside any pod: the model's choice (-1, "no node");
+/// the reference gives the field (`__s8`, out) but not the driver's value here.
+pub const POD_NODE_ID_NONE: i8 = -1;
+
+/// POD_STATUS_V2 `modes_supported`: the model's choice (two low bits set);
+/// the reference gives the field (out), not its bits.
+pub const POD_MODES_SUPPORTED: u32 = 0b11;
+
 /// Handlers matched by exact cmd.
 pub(super) fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> {
     let c = call.code;
@@ -172,24 +184,32 @@ pub(super) fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> {
         };
     }
     if c == GET_LOGICAL_TO_PHYSICAL_NC_MAP.code() {
-        let mut a: GetLogicalToPhysicalNcMap = mem.copy_in(arg)?;
+        // arch-callbacks.tsv `ncdev_logical_to_physical_nc_map`: the arch answers (V2 has no
+        // map: ENOTSUPP), only mapping type 0 (`mapping_version` is that input; else EINVAL),
+        // min(max_entries, 128) entries copied to the user's map; the argument itself is
+        // not written back.
+        let a: GetLogicalToPhysicalNcMap = mem.copy_in(arg)?;
         if a.max_map_entries > NC_MAP_MAX_ENTRIES {
             return Err(Errno::INVAL);
         }
         let d = st.device(call.device).ok_or(Errno::NODEV)?;
-        let map = d.config.nc_map.as_ref().ok_or(ENOTSUPP)?;
-        let n = map.len().min(a.max_map_entries as usize);
-        let mut bytes = (n as u32).to_ne_bytes().to_vec();
-        for phys in map.iter().take(n) {
+        let n = u16::try_from(a.max_map_entries.min(u32::from(khal::NC_MAP_ENTRIES)))
+            .map_err(|_| Errno::INVAL)?;
+        let mut bytes = u32::from(n).to_ne_bytes().to_vec();
+        for entry in 0..n {
+            let loc = match crate::arch::nc_map_entry(d.facts.generation, a.mapping_version, entry)
+            {
+                Some(Ok(loc)) => loc,
+                Some(Err(khal::ArchError::NcMapUnsupported)) => return Err(ENOTSUPP),
+                Some(Err(_)) | None => return Err(Errno::INVAL),
+            };
             let e = NcMapEntry {
-                device_id: call.device,
-                device_nc_idx: *phys,
+                device_id: loc.device.into(),
+                device_nc_idx: loc.core.into(),
             };
             bytes.extend_from_slice(zerocopy::IntoBytes::as_bytes(&e));
         }
         mem.write(a.map.addr(), &bytes)?;
-        a.mapping_version = 1;
-        mem.copy_out(arg, &a)?;
         return Ok(0);
     }
     Err(Errno::INVAL)
@@ -213,7 +233,7 @@ pub(super) fn by_nr(st: &mut State, call: &Call) -> Result<c_int, Errno> {
                     revision: d.config.revision,
                     version: DRIVER_VERSION,
                     size: size_of::<DeviceDriverInfo>() as u32,
-                    feature_flags1: 0b11,
+                    feature_flags1: DRIVER_FEATURE_FLAGS1,
                 };
                 mem.copy_out(arg, &info)?;
             }
@@ -253,12 +273,12 @@ pub(super) fn by_nr(st: &mut State, call: &Call) -> Result<c_int, Errno> {
             }
             v1.state = d.pod_state;
             v1.pod_sz = st.devices.len() as u8;
-            v1.node_id = -1;
+            v1.node_id = POD_NODE_ID_NONE;
             if v2 {
                 let out = PodStatusV2 {
                     v1,
                     mode: d.pod_mode,
-                    modes_supported: 0b11,
+                    modes_supported: POD_MODES_SUPPORTED,
                 };
                 mem.copy_out(arg, &out)?;
             } else {

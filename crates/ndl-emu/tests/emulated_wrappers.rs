@@ -111,29 +111,33 @@ fn identity_queries() {
         misc.host_device_id_to_rid_map().unwrap(),
         [cfg(0).routing_id, cfg(1).routing_id, cfg(2).routing_id]
     );
-    // The version the emulator writes back is not asserted: ioctl-structs.tsv gives
-    // `mapping_version` no direction and arch-callbacks.tsv reads it as the mapping type
-    // (only type 0), so no source says what the driver returns in it.
-    let (_version, map) = misc.get_logical_to_physical_nc_map(4).unwrap();
-    let phys: Vec<u32> = map.iter().map(|e| e.device_nc_idx).collect();
-    let configured = cfg(0).nc_map.unwrap();
-    assert_eq!(phys, configured[..4], "logical order, physical indices");
-    assert_ne!(
-        configured[..4],
-        [0, 1, 2, 3],
-        "the config tells logical from physical"
+    // arch-README.md "V3 logical-to-physical core map": device 0 follows pattern A
+    // (4, 5, 6, 7, 2, 3, 0, 1), device 1 pattern B; the mapping type (0) is an input and
+    // comes back as sent.
+    let (mapping_type, map) = misc.get_logical_to_physical_nc_map(10).unwrap();
+    assert_eq!(mapping_type, 0);
+    let entries: Vec<(u32, u32)> = map.iter().map(|e| (e.device_id, e.device_nc_idx)).collect();
+    assert_eq!(
+        entries,
+        [
+            (0, 4),
+            (0, 5),
+            (0, 6),
+            (0, 7),
+            (0, 2),
+            (0, 3),
+            (0, 0),
+            (0, 1),
+            (1, 2),
+            (1, 3)
+        ]
     );
     assert!(matches!(
         misc.get_logical_to_physical_nc_map(129),
         Err(Error::OutOfRange { .. })
     ));
-    let no_map = Ndl::with_kernel(
-        EmulatedKernel::with_devices(vec![DeviceConfig {
-            nc_map: None,
-            ..DeviceConfig::numbered(Generation::V3, 0)
-        }])
-        .unwrap(),
-    );
+    // arch-callbacks.tsv: V2 registers no map, so the ioctl reports ENOTSUPP.
+    let no_map = Ndl::with_kernel(EmulatedKernel::new(Generation::V2, 1).unwrap());
     assert_eq!(
         no_map.misc().get_logical_to_physical_nc_map(8).unwrap_err(),
         ioctl_err("NEURON_IOCTL_GET_LOGICAL_TO_PHYSICAL_NC_MAP", ENOTSUPP)
