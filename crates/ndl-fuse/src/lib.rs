@@ -83,8 +83,8 @@
 //! let server = Server::start(dir.path(), EmulatedBackend::new(kernel))?;
 //! // The real-syscall backend, opening DIR/neuronN.
 //! let ndl = Ndl::new().with_root(dir.path());
-//! let (min, max) = ndl.misc().compatible_version()?;
-//! assert!(min <= max);
+//! // arch-scalars.tsv: a V3 driver accepts runtime versions 10 to 11.
+//! assert_eq!(ndl.misc().compatible_version()?, (10, 11));
 //! server.stop()?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
