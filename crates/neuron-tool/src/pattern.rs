@@ -50,7 +50,7 @@ impl Source for Pattern {
     }
 
     /// Row by row: a 256-byte-aligned row never crosses a 64 KiB boundary, so each row is
-    /// [`ROW_BYTES`] XOR one byte.
+    /// `ROW_BYTES` XOR one byte.
     fn fill(&self, offset: u64, out: &mut [u8]) {
         let mut i = offset;
         let mut rest = out;
