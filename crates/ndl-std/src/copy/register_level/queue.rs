@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use khal::Arch;
 use khal::regs::QueueReg;
 use khal::regs::queue::{Dir, RingPtr};
-use khal::udma::{EngineParams, RING_ALIGN, RingConfig, Udma, UdmaState};
+use khal::udma::{BringUpProfile, EngineParams, RING_ALIGN, RingConfig, Udma, UdmaState};
 use mmio::{Mmio, Window};
 use udma_desc::{
     CopyRequest, DESC_BYTES, DescRing, Direction, MAX_TRANSFER_BYTES, QueueId, RingPair,
@@ -133,8 +133,14 @@ impl<'a, K: Kernel, A: Arch> DmaQueue<'a, K, A> {
                 value: engine.into(),
             })?;
         let bar0 = dev.map_resource(bar0.block, bar0.block_id, bar0.resource)?;
-        // Engine init includes the arch's error-interrupt policy (faults abort the engine).
-        let udma = Udma::<A, _>::init(Window::new(bar0, base), EngineParams::for_arch::<A>())?;
+        // User code brings the engine up as the userspace HAL does (seed 004 §2
+        // `al_udma_init`: revision read and checked, error-interrupt policy included), not
+        // with the kernel's sequence that the emulated kernel's probe runs.
+        let udma = Udma::<A, _>::init_with(
+            Window::new(bar0, base),
+            EngineParams::for_arch::<A>(),
+            BringUpProfile::DEFAULT,
+        )?;
         udma.set_state(UdmaState::Normal)?;
         // Checked before anything is allocated.
         RingConfig {
