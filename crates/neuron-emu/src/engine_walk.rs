@@ -81,6 +81,29 @@ impl RingPos {
     }
 }
 
+impl RingPos {
+    /// [`advanced`](Self::advanced) by one slot, without its general arithmetic in the
+    /// common case (not the last slot).
+    #[inline(always)]
+    #[must_use]
+    pub fn next_slot(self, len: u32) -> Self {
+        match self.index.checked_add(1) {
+            Some(index) if index < len => Self {
+                index,
+                ring_id: self.ring_id,
+            },
+            _ => self.wrapped(len),
+        }
+    }
+
+    /// The last slot's step (and any position off the ring): out of the hot loop.
+    #[cold]
+    #[inline(never)]
+    fn wrapped(self, len: u32) -> Self {
+        self.advanced(1, len)
+    }
+}
+
 /// Where descriptors come from: a ring of [`slots`](Self::slots) 16-byte descriptors.
 pub trait DescSource {
     /// Ring length in descriptors.
@@ -405,10 +428,118 @@ pub struct Side<'a, S: ?Sized> {
     pub posted: u64,
 }
 
+/// The descriptor at a ring's head, for [`single`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Head {
+    /// The descriptor in the head slot.
+    pub desc: Descriptor,
+    /// The head.
+    pub pos: RingPos,
+    /// Ring length in descriptors.
+    pub slots: u32,
+}
+
+/// A packet of one data descriptor on each ring, as [`single`] finds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Single {
+    /// What the walk reports for it.
+    pub packet: Packet,
+    /// The source range.
+    pub src: Segment,
+    /// The destination range, trimmed to the packet's bytes.
+    pub dst: Segment,
+}
+
+/// The packet at the heads when it is the shape nearly every copy takes: one TX descriptor
+/// with FIRST and LAST (not META) and one RX descriptor, in phase, within the limits, the RX
+/// buffer large enough. `None` for anything else — a longer packet, a CME packet, or one
+/// that breaks a rule — which the full walk ([`packet`]) frames and reports.
+///
+/// This is the start of the one walk, not a second one: [`packet`] tries it first, and it
+/// answers exactly what the framing loop answers for such a packet (checked over random
+/// descriptor pairs by the `single_agrees_with_the_framing_loop` test). The model runs
+/// batches of these without building a packet description each time.
+#[inline(always)]
+pub fn single(tx: Head, rx: Head, rules: &WalkRules) -> Option<Single> {
+    let t = tx.desc.as_tx();
+    let c = t.len_ctrl;
+    let framed = c.first() && c.last() && !c.meta() && rules.max_descs_per_packet >= 1;
+    let tx_phase = !rules.check_tx_ring_id || c.ring_id() == tx.pos.ring_id;
+    let bytes = rules.len_of(c.len());
+    let r = rx.desc.as_rx();
+    let rc = r.len_ctrl;
+    let rx_phase = !rules.check_rx_ring_id || rc.ring_id() == rx.pos.ring_id;
+    let capacity = rules.len_of(rc.len());
+    if !(framed && tx_phase && rx_phase && bytes <= rules.max_packet_bytes && capacity >= bytes) {
+        return None;
+    }
+    Some(Single {
+        packet: Packet {
+            tx: TxPacket {
+                head: tx.pos,
+                end: tx.pos.next_slot(tx.slots),
+                descs: 1,
+                metas: 0,
+                bytes,
+                ordering: u32::from(c.dmb() || t.meta_ctrl.write_barrier()),
+                interrupts: u32::from(c.int_en()),
+            },
+            rx: RxBuffers {
+                end: rx.pos.next_slot(rx.slots),
+                descs: 1,
+                capacity,
+                ordering: u32::from(rc.strong_order_wr()),
+                interrupts: u32::from(rc.int_en()),
+            },
+        },
+        src: Segment {
+            addr: t.buf_ptr,
+            len: bytes,
+        },
+        dst: Segment {
+            addr: r.buf1_ptr,
+            len: bytes,
+        },
+    })
+}
+
 /// Walks the next packet of a queue pair: the TX packet at the TX head and the RX buffers
 /// it takes. `tx_data` and `rx_data` receive the source and destination ranges in order.
 #[inline]
 pub fn packet<T: DescSource + ?Sized, R: DescSource + ?Sized>(
+    tx: Side<'_, T>,
+    rx: Side<'_, R>,
+    rules: &WalkRules,
+    mut tx_data: impl FnMut(Segment),
+    mut rx_data: impl FnMut(Segment),
+) -> Result<Result<Packet, Pending>, Fault> {
+    if tx.posted > 0 && rx.posted > 0 {
+        if let (Ok(t), Ok(r)) = (tx.ring.fetch(tx.head.index), rx.ring.fetch(rx.head.index)) {
+            let heads = (
+                Head {
+                    desc: t,
+                    pos: tx.head,
+                    slots: tx.ring.slots(),
+                },
+                Head {
+                    desc: r,
+                    pos: rx.head,
+                    slots: rx.ring.slots(),
+                },
+            );
+            if let Some(s) = single(heads.0, heads.1, rules) {
+                tx_data(s.src);
+                rx_data(s.dst);
+                return Ok(Ok(s.packet));
+            }
+        }
+    }
+    framed_packet(tx, rx, rules, tx_data, rx_data)
+}
+
+/// [`packet`] by the framing loop alone, for any shape of packet.
+#[inline]
+fn framed_packet<T: DescSource + ?Sized, R: DescSource + ?Sized>(
     tx: Side<'_, T>,
     rx: Side<'_, R>,
     rules: &WalkRules,
@@ -524,6 +655,102 @@ mod tests {
         check_rx_ring_id: true,
     };
 
+    /// A TX `len_ctrl` from the bits the walk reads (FIRST, LAST, META, CONCAT, INT_EN, DMB,
+    /// RING_ID) and a length, so that one in four is the FIRST | LAST shape `single` takes.
+    fn tx_word0() -> impl proptest::strategy::Strategy<Value = u32> {
+        use proptest::prelude::*;
+        (
+            any::<u8>(),
+            0u32..4,
+            prop_oneof![Just(0u32), Just(0xffff), 0u32..0x1_0000],
+        )
+            .prop_map(|(f, id, len)| {
+                let bit = |n: u8, v: u32| if f & (1 << n) != 0 { v } else { 0 };
+                bit(0, FIRST)
+                    | bit(1, LAST)
+                    | bit(2, META) & bit(3, META)
+                    | bit(4, CONCAT)
+                    | bit(5, 1 << 28)
+                    | bit(6, 1 << 30)
+                    | (id << 24)
+                    | len
+            })
+    }
+
+    proptest::proptest! {
+        /// `single` is the framing loop's answer for the packets it takes, and declines the
+        /// rest: `packet` (single first) and the loop alone agree on the result and on every
+        /// range handed out, whatever the descriptors, heads, doorbells and rules.
+        #[test]
+        fn single_agrees_with_the_framing_loop(
+            tx_words in proptest::collection::vec((tx_word0(), proptest::prelude::any::<u32>()), 2),
+            rx_words in proptest::collection::vec(proptest::prelude::any::<u32>(), 2),
+            heads in (0u32..2, 0u8..4, 0u32..2, 0u8..4),
+            posted in (0u64..3, 0u64..3),
+            rules in (
+                proptest::prelude::any::<(bool, bool, bool)>(),
+                proptest::prop_oneof![
+                    proptest::strategy::Just(0u64),
+                    proptest::strategy::Just(0xffff),
+                    proptest::strategy::Just(0x1_0000),
+                    proptest::strategy::Just(0xf_ffff),
+                ],
+                0u32..3,
+            ),
+        ) {
+            let tx_ring: Vec<Descriptor> = tx_words
+                .iter()
+                .map(|&(w0, w1)| Descriptor::from_words([w0, w1, 0x1000, 0]))
+                .collect();
+            let rx_ring: Vec<Descriptor> =
+                rx_words.iter().map(|&w0| d(w0, 0x9000)).collect();
+            let ((e64, ctx, crx), max_bytes, max_descs) = rules;
+            let rules = WalkRules {
+                encode_64k: e64,
+                max_packet_bytes: max_bytes,
+                max_descs_per_packet: max_descs,
+                check_tx_ring_id: ctx,
+                check_rx_ring_id: crx,
+            };
+            let side = |ring: &'static [Descriptor], index, id, posted| Side {
+                ring,
+                head: RingPos { index, ring_id: rid(id) },
+                posted,
+            };
+            let (tx_ring, rx_ring): (&'static [Descriptor], &'static [Descriptor]) =
+                (tx_ring.leak(), rx_ring.leak());
+            let walk = |single_first: bool| {
+                let (mut src, mut dst) = (Vec::new(), Vec::new());
+                let tx = side(tx_ring, heads.0, heads.1, posted.0);
+                let rx = side(rx_ring, heads.2, heads.3, posted.1);
+                let out = if single_first {
+                    packet(tx, rx, &rules, |s| src.push(s), |s| dst.push(s))
+                } else {
+                    framed_packet(tx, rx, &rules, |s| src.push(s), |s| dst.push(s))
+                };
+                (out, src, dst)
+            };
+            proptest::prop_assert_eq!(walk(true), walk(false));
+        }
+    }
+
+    #[test]
+    fn single_takes_a_first_last_pair_and_declines_a_cme_packet() {
+        // FIRST | LAST, ring id 1, 16 bytes; RX ring id 1, 64 bytes.
+        let head = |w0| Head {
+            desc: d(w0, 0x2000),
+            pos: RingPos::RESET,
+            slots: 4,
+        };
+        let s = single(head(0x0d00_0010), head(0x0100_0040), &RULES).unwrap();
+        assert_eq!((s.src.addr, s.src.len, s.dst.len), (0x2000, 16, 16));
+        assert_eq!((s.packet.tx.end.index, s.packet.rx.capacity), (1, 64));
+        // The same with META: a CME meta descriptor moves nothing; the full walk frames it.
+        assert_eq!(single(head(0x0d80_0010), head(0x0100_0040), &RULES), None);
+        // An RX buffer one byte short: the full walk reports RxShort.
+        assert_eq!(single(head(0x0d00_0010), head(0x0100_000f), &RULES), None);
+    }
+
     #[test]
     fn ring_id_steps_once_per_wrap() {
         let p = RingPos::RESET;
@@ -552,10 +779,34 @@ mod tests {
                     let mut walked = start;
                     for n in 0..=4 * len + 3 {
                         assert_eq!(start.advanced(n, len), walked, "len {len} from {start:?}");
-                        walked = walked.advanced(1, len);
+                        walked = walked.next_slot(len);
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn next_slot_is_advanced_by_one_even_off_the_ring() {
+        // A head beyond a ring length written smaller later, and a ring of no length.
+        for (index, len) in [
+            (0u32, 4u32),
+            (3, 4),
+            (4, 4),
+            (6, 4),
+            (9, 4),
+            (0, 0),
+            (u32::MAX, 8),
+        ] {
+            let p = RingPos {
+                index,
+                ring_id: rid(3),
+            };
+            assert_eq!(
+                p.next_slot(len),
+                p.advanced(1, len),
+                "index {index} len {len}"
+            );
         }
     }
 
