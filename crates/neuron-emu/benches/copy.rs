@@ -2,17 +2,20 @@
 //!
 //! Each iteration replays a prebuilt ring of `N` single-descriptor copies (host -> HBM):
 //! queue reset, doorbells, run until idle. The baseline copies the same `N` blocks between
-//! two plain buffers with `copy_from_slice`. Goal (issue 13 item 5): at least 0.9x memcpy
-//! for 4 KiB blocks (64 KiB is about 1.0x).
+//! two plain buffers with `copy_from_slice`, one call per block, both buffers page-aligned as
+//! the model's regions are. Goal (issue 13 item 5): at least 0.9x memcpy for 4 KiB blocks
+//! (64 KiB is about 1.0x).
 //!
-//! Wall-clock on the shared 2-core VM swings by +-20 %, so the figures that guide changes
-//! come from callgrind on this bench (`valgrind --tool=callgrind --cache-sim=yes
-//! --toggle-collect='neuron_emu::device::Device::run_until_idle' <bench> --bench
-//! --profile-time 1 copy/model/4096`): instructions per packet beside the memcpy, and the
-//! memcpy's share of the estimated cycles (Ir + 10 x L1 misses + 100 x LL misses) of the run.
-//! At 4 KiB: 1,022 -> 550 instructions per packet, memcpy share 0.65 -> 0.75 (the one walk,
-//! rings resolved once per queue, a lone pair's packets batched, region hints); at 64 KiB
-//! 0.99 both. Interleaved wall-clock runs of the two builds: 4 KiB 0.58-0.84x -> 0.81-0.90x.
+//! Two layouts:
+//! * `contiguous`: block `i` goes to destination block `i`, as a long copy cut into
+//!   descriptors is posted. The model moves a run of packets whose ranges follow on from each
+//!   other with one copy, so this measures the walk plus one long memcpy; `memcpy-one-call`
+//!   shows what a single call over all the bytes costs, for comparison.
+//! * `scattered`: block `i` goes to destination block `7i mod N`, so no two packets join and
+//!   every packet costs its own copy: the per-packet cost of the walk.
+//!
+//! Wall-clock on the shared 2-core VM swings by +-20 % between runs (less within one run,
+//! where the model and its memcpy are measured side by side).
 
 use std::hint::black_box;
 
@@ -28,7 +31,13 @@ type A = khal_sunda::Sunda;
 const CASES: [(usize, usize); 2] = [(4096, 256), (65_536, 64)];
 const RING: u32 = 512;
 
-fn model_case(block: usize, n: usize) -> impl FnMut() {
+/// Where block `i` of `n` lands: itself, or `7i mod n` (a permutation: `n` is a power of two
+/// and 7 is odd).
+fn dst_block(scattered: bool, i: usize, n: usize) -> usize {
+    if scattered { (7 * i) % n } else { i }
+}
+
+fn model_case(block: usize, n: usize, scattered: bool) -> impl FnMut() {
     let mem = MemoryConfig {
         hbm_bytes_per_channel: 32 << 20,
         host_bytes: 32 << 20,
@@ -80,8 +89,9 @@ fn model_case(block: usize, n: usize) -> impl FnMut() {
     let data: Vec<u8> = (0..block * n).map(|i| (i * 31 + 7) as u8).collect();
     dev.write_mem(src, &data).unwrap();
     for i in 0..n {
-        let off = (i * block) as u64;
-        pair.copy_prepare_one::<A>(&CopyRequest::new(src + off, dst + off, block as u32))
+        let from = src + (i * block) as u64;
+        let to = dst + (dst_block(scattered, i, n) * block) as u64;
+        pair.copy_prepare_one::<A>(&CopyRequest::new(from, to, block as u32))
             .unwrap();
     }
     let count = u32::try_from(n).unwrap();
@@ -98,27 +108,55 @@ fn model_case(block: usize, n: usize) -> impl FnMut() {
     }
 }
 
-fn memcpy_case(block: usize, n: usize) -> impl FnMut() {
-    let src: Vec<u8> = (0..block * n).map(|i| (i * 31 + 7) as u8).collect();
-    let mut dst = vec![0u8; block * n];
+/// `len` zero bytes starting on a 4 KiB boundary, as the model's regions start: the two
+/// sides of the comparison copy between equally aligned buffers. (Unaligned, glibc's
+/// `memcpy` of 4 KiB blocks is about a quarter slower, which measured the allocator, not
+/// the model.)
+fn page_aligned(len: usize) -> (Vec<u8>, usize) {
+    let v = vec![0u8; len + 4095];
+    let start = v.as_ptr().align_offset(4096);
+    assert!(start < 4096);
+    (v, start)
+}
+
+/// One `copy_from_slice` per block, to the same destination blocks as the model (`block ==
+/// len` copies everything in one call).
+fn memcpy_case(block: usize, n: usize, scattered: bool) -> impl FnMut() {
+    let len = block * n;
+    let (mut src, s0) = page_aligned(len);
+    for (i, b) in src[s0..s0 + len].iter_mut().enumerate() {
+        *b = (i * 31 + 7) as u8;
+    }
+    let (mut dst, d0) = page_aligned(len);
+    let blocks = len / block;
     move || {
-        for (d, s) in dst.chunks_exact_mut(block).zip(src.chunks_exact(block)) {
-            d.copy_from_slice(black_box(s));
+        let (src, dst) = (&src[s0..s0 + len], &mut dst[d0..d0 + len]);
+        for (i, s) in src.chunks_exact(block).enumerate() {
+            let d = dst_block(scattered, i, blocks) * block;
+            dst[d..d + block].copy_from_slice(black_box(s));
         }
-        black_box(&mut dst);
+        black_box(dst);
     }
 }
 
 fn bench(c: &mut Criterion) {
-    let mut g = c.benchmark_group("copy");
-    for (block, n) in CASES {
-        g.throughput(Throughput::Bytes((block * n) as u64));
-        let mut model = model_case(block, n);
-        g.bench_function(BenchmarkId::new("model", block), |b| b.iter(&mut model));
-        let mut plain = memcpy_case(block, n);
-        g.bench_function(BenchmarkId::new("memcpy", block), |b| b.iter(&mut plain));
+    for (layout, scattered) in [("contiguous", false), ("scattered", true)] {
+        let mut g = c.benchmark_group(format!("copy/{layout}"));
+        for (block, n) in CASES {
+            g.throughput(Throughput::Bytes((block * n) as u64));
+            let mut model = model_case(block, n, scattered);
+            g.bench_function(BenchmarkId::new("model", block), |b| b.iter(&mut model));
+            let mut plain = memcpy_case(block, n, scattered);
+            g.bench_function(BenchmarkId::new("memcpy", block), |b| b.iter(&mut plain));
+            if !scattered {
+                let mut whole = memcpy_case(block * n, 1, false);
+                g.bench_function(BenchmarkId::new("memcpy-one-call", block), |b| {
+                    b.iter(&mut whole)
+                });
+            }
+        }
+        g.finish();
     }
-    g.finish();
 }
 
 criterion_group!(benches, bench);

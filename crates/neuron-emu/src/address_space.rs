@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 
 use crate::allocator::RangeAllocator;
 use crate::error::{AllocError, BusError, MapError};
+use crate::page_aligned::PageAligned;
 
 /// What kind of memory a region models.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -70,7 +71,8 @@ pub struct Region {
     name: String,
     kind: RegionKind,
     base: u64,
-    bytes: Box<[u8]>,
+    /// Backing bytes, page-aligned in host memory like the DMA addresses they back.
+    bytes: PageAligned,
     /// Offset of the first byte never written since mapping: `bytes[written_end..]` are zero.
     /// Raised by every mutable access (it over-approximates: a `slice_mut` counts as written).
     written_end: usize,
@@ -122,7 +124,17 @@ impl Region {
     pub fn written_bytes(&self) -> u64 {
         self.written_end as u64
     }
+    /// All of the region's bytes, for a run of reads.
+    pub(crate) fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+    /// All of the region's bytes for a run of writes, with the write high-water mark the
+    /// run must raise over what it writes.
+    pub(crate) fn bytes_for_writes(&mut self) -> (&mut [u8], &mut usize) {
+        (&mut self.bytes, &mut self.written_end)
+    }
     /// Offset of `[addr, addr + len)` inside this region, if it lies wholly inside.
+    #[inline]
     fn offset_of(&self, addr: u64, len: u64) -> Option<usize> {
         let off = addr.checked_sub(self.base)?;
         let end = off.checked_add(len)?;
@@ -146,6 +158,11 @@ pub(crate) struct Span {
 }
 
 impl Span {
+    /// The region the span lies in.
+    pub(crate) const fn region(self) -> usize {
+        self.region
+    }
+
     /// The `len` bytes that start `skip` bytes into this span (callers stay inside it).
     pub(crate) fn sub(self, skip: usize, len: usize) -> Self {
         Self {
@@ -153,6 +170,39 @@ impl Span {
             off: self.off + skip,
             len,
         }
+    }
+}
+
+/// The regions of an address space borrowed for a run of copies into one region: that
+/// region mutably, every other one shared, for the whole run (so a run checks each range
+/// against its region's bounds and copies, without looking regions up per packet).
+pub(crate) struct CopyLanes<'a> {
+    before: &'a [Region],
+    dst: &'a mut Region,
+    after: &'a [Region],
+    dst_index: usize,
+}
+
+impl<'a> CopyLanes<'a> {
+    /// The bytes of a span in a region other than the destination region.
+    pub(crate) fn shared(&self, s: Span) -> Option<&'a [u8]> {
+        self.region(s.region)?
+            .bytes
+            .get(s.off..s.off.checked_add(s.len)?)
+    }
+
+    /// A region other than the destination region.
+    pub(crate) fn region(&self, index: usize) -> Option<&'a Region> {
+        match index.checked_sub(self.dst_index) {
+            None => self.before.get(index),
+            Some(0) => None,
+            Some(n) => self.after.get(n - 1),
+        }
+    }
+
+    /// The destination region.
+    pub(crate) fn dst(&mut self) -> &mut Region {
+        self.dst
     }
 }
 
@@ -206,12 +256,15 @@ impl AddressSpace {
                 other: other.name.clone(),
             });
         }
+        let Some(bytes) = PageAligned::zeroed(len) else {
+            return Err(MapError::Overflow { name, base, size });
+        };
         self.bounds.push((base, size));
         self.regions.push(Region {
             name,
             kind,
             base,
-            bytes: vec![0u8; len].into_boxed_slice(),
+            bytes,
             written_end: 0,
             alloc: RangeAllocator::new(size),
             live: BTreeMap::new(),
@@ -375,6 +428,19 @@ impl AddressSpace {
             .get(s.region)?
             .bytes
             .get(s.off..s.off.checked_add(s.len)?)
+    }
+
+    /// Borrows region `dst` mutably and every other region shared, for a run of copies
+    /// into `dst` ([`CopyLanes`]).
+    pub(crate) fn copy_lanes(&mut self, dst: usize) -> Option<CopyLanes<'_>> {
+        let (before, rest) = self.regions.split_at_mut_checked(dst)?;
+        let (region, after) = rest.split_first_mut()?;
+        Some(CopyLanes {
+            before,
+            dst: region,
+            after,
+            dst_index: dst,
+        })
     }
 
     /// Copies `src.len` bytes from `src` to `dst` (`dst.len` must be the same).

@@ -88,7 +88,12 @@
 //!   before the first byte moves. A faulting packet consumes no descriptor and writes nothing;
 //!   the heads stay on it so software can inspect the ring and retry.
 //! * **Data movement.** One slice copy per overlap of a TX and an RX range, between region
-//!   buffers (`copy_within` inside one region); no per-byte work.
+//!   buffers (`copy_within` inside one region); no per-byte work. Region buffers start on a
+//!   4 KiB host page, as the DMA addresses they back do. A run of one-descriptor packets
+//!   ([`engine_walk::single`]) into a region that holds neither ring nor their source is
+//!   moved with that region borrowed once, and packets whose ranges follow on from each other
+//!   are moved by one copy; the bytes land exactly as packet by packet, since nothing in such
+//!   a run writes a ring or a source.
 //! * **Ordering.** Packets run one at a time, in ring order per queue and round-robin across
 //!   queue pairs and units, and each packet's bytes move in descriptor order before the next
 //!   packet starts. That sequential execution is what DMB (TX bit 30: wait for earlier
@@ -142,6 +147,7 @@ mod fault;
 mod iofic_model;
 mod model;
 mod offset_hasher;
+mod page_aligned;
 #[cfg(feature = "test-utils")]
 #[doc(hidden)]
 pub mod per_arch_tests;
