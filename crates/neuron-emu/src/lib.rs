@@ -154,6 +154,7 @@ pub mod per_arch_tests;
 mod queue;
 #[cfg(feature = "test-utils")]
 pub mod scenario;
+mod single_run;
 mod transfer;
 mod ttt_model;
 mod unit;

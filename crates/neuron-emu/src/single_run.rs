@@ -1,0 +1,250 @@
+//! Runs of single packets: the model's data path for the packet shape nearly every copy takes
+//! ([`engine_walk::single`]), moved one after another and committed together.
+//!
+//! The behaviour contract is in the crate documentation ("Data path"); `tests/copy_runs.rs`
+//! checks runs against the same copies applied one by one.
+
+use core::ops::Range;
+
+use crate::address_space::{AddressSpace, Span};
+use crate::engine_walk::{self, DescSource, Packet, Segment, Single, WalkRules};
+use crate::iofic_model::{GROUP_B, GROUP_C, Level};
+use crate::queue::QueueModel;
+use crate::transfer::Scratch;
+use crate::unit::UnitModel;
+
+/// What [`single_run`] moved.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Run {
+    pub(crate) packets: u64,
+    pub(crate) bytes: u64,
+    /// Ordering points in bits 31:0, interrupts in bits 63:32: a run is at most u32::MAX
+    /// packets of one descriptor each side, so neither count overflows its half.
+    tx_marks: u64,
+    rx_marks: u64,
+}
+
+impl Run {
+    #[inline(always)]
+    fn add(&mut self, p: &Packet) {
+        let marks =
+            |ordering: u32, interrupts: u32| u64::from(ordering) | (u64::from(interrupts) << 32);
+        self.packets += 1;
+        self.bytes += p.tx.bytes;
+        self.tx_marks += marks(p.tx.ordering, p.tx.interrupts);
+        self.rx_marks += marks(p.rx.ordering, p.rx.interrupts);
+    }
+
+    /// (ordering points, interrupts) of one side's marks.
+    const fn split(marks: u64) -> (u64, u64) {
+        (marks & 0xffff_ffff, marks >> 32)
+    }
+}
+
+/// Where a run of single packets is: both heads and what moved so far.
+struct Cursor {
+    tx: engine_walk::Head,
+    rx: engine_walk::Head,
+    run: Run,
+    /// Packets the run may move (posted on both rings, within the budget).
+    limit: u64,
+}
+
+impl Cursor {
+    /// The next packet, when it is a single one (descriptors read from the ring bytes).
+    #[inline(always)]
+    fn next(&mut self, tx_ring: &[u8], rx_ring: &[u8], rules: &WalkRules) -> Option<Single> {
+        if self.run.packets >= self.limit {
+            return None;
+        }
+        self.tx.desc = tx_ring.fetch(self.tx.pos.index).ok()?;
+        self.rx.desc = rx_ring.fetch(self.rx.pos.index).ok()?;
+        engine_walk::single(self.tx, self.rx, rules)
+    }
+
+    /// The packet moved: heads advance, it counts.
+    #[inline(always)]
+    fn moved(&mut self, p: &Packet) {
+        self.tx.pos = p.tx.end;
+        self.rx.pos = p.rx.end;
+        self.run.add(p);
+    }
+}
+
+/// Moves up to `budget` packets of the shape [`engine_walk::single`] takes, one after the
+/// other, and commits them together; stops at the first packet of any other shape, or with a
+/// range outside memory, which the full walk (`transfer::one_packet`) then frames and reports.
+///
+/// A packet whose destination region holds neither ring nor its source starts a lane: that
+/// region is borrowed mutably and the others shared for as long as packets keep to the same
+/// regions, so each packet costs two descriptor reads, two bounds checks and the copy. Any
+/// other packet goes through the address space, and reads its descriptors after the previous
+/// packet's bytes landed (a copy may rewrite a ring). Completions latch once for the run: the
+/// IOFIC cause is an OR, so one latch of a queue's bit equals one per packet.
+#[inline]
+pub(crate) fn single_run(
+    unit: &mut UnitModel,
+    mem: &mut AddressSpace,
+    q: usize,
+    scratch: &mut Scratch,
+    set: &crate::unit::Settings,
+    spans: (Option<Span>, Option<Span>),
+    budget: u64,
+) -> Run {
+    let (Some(tx_span), Some(rx_span)) = spans else {
+        return Run::default();
+    };
+    let (Some(txq), Some(rxq)) = (unit.m2s.queues.get(q), unit.s2m.queues.get(q)) else {
+        return Run::default();
+    };
+    let head = |q: &QueueModel| engine_walk::Head {
+        desc: udma_desc::Descriptor::from_words([0; 4]),
+        pos: q.head,
+        slots: q.len,
+    };
+    let mut c = Cursor {
+        tx: head(txq),
+        rx: head(rxq),
+        run: Run::default(),
+        // At most u32::MAX, so the descriptor count of the commit fits `consume`.
+        limit: txq
+            .posted
+            .min(rxq.posted)
+            .min(budget)
+            .min(u64::from(u32::MAX)),
+    };
+    let rules = &set.rules;
+    let next = |mem: &AddressSpace, c: &mut Cursor| {
+        c.next(mem.span_bytes(tx_span)?, mem.span_bytes(rx_span)?, rules)
+    };
+    while let Some(one) = next(mem, &mut c) {
+        let mut lane = None;
+        if one.src.len > 0 {
+            let src = mem.span_hinted(one.src.addr, one.src.len, &mut scratch.tx_hint);
+            let dst = mem.span_hinted(one.dst.addr, one.dst.len, &mut scratch.rx_hint);
+            let (Ok(src), Ok(dst)) = (src, dst) else {
+                break;
+            };
+            if mem.copy_span(src, dst).is_err() {
+                break;
+            }
+            let d = dst.region();
+            if ![tx_span.region(), rx_span.region(), src.region()].contains(&d) {
+                lane = Some((src.region(), d));
+            }
+        }
+        c.moved(&one.packet);
+        if let Some((src, dst)) = lane {
+            c = lane_run(mem, c, rules, (tx_span, rx_span), src, dst);
+        }
+    }
+    commit(unit, q, &c);
+    c.run
+}
+
+/// Moves single packets from region `src` into region `dst` (which holds neither ring) for
+/// as long as they keep to those regions.
+#[inline]
+fn lane_run(
+    mem: &mut AddressSpace,
+    mut c: Cursor,
+    rules: &WalkRules,
+    (tx_span, rx_span): (Span, Span),
+    src: usize,
+    dst: usize,
+) -> Cursor {
+    let Some(mut lanes) = mem.copy_lanes(dst) else {
+        return c;
+    };
+    let (Some(t), Some(r), Some(from)) = (
+        lanes.shared(tx_span),
+        lanes.shared(rx_span),
+        lanes.region(src),
+    ) else {
+        return c;
+    };
+    let (from_base, from) = (from.base(), from.bytes());
+    let to = lanes.dst();
+    let to_base = to.base();
+    let (to, written) = to.bytes_for_writes();
+    // Packets whose source and destination both follow on from the previous packet's are
+    // moved by one copy: the bytes land exactly as packet by packet, because nothing in the
+    // lane writes the source region or the rings. (A long copy cut into descriptors, as the
+    // driver-style path posts it, becomes one copy.)
+    let mut pending: Option<(Range<usize>, Range<usize>)> = None;
+    let flush = |p: Option<(Range<usize>, Range<usize>)>, to: &mut [u8], high: &mut usize| {
+        if let Some((s, d)) = p {
+            if let (Some(bytes), Some(into)) = (from.get(s), to.get_mut(d.clone())) {
+                into.copy_from_slice(bytes);
+                *high = (*high).max(d.end);
+            }
+        }
+    };
+    let mut high = *written;
+    while let Some(one) = c.next(t, r, rules) {
+        if one.src.len > 0 {
+            let (Some(s), Some(d)) = (
+                inside(from.len(), from_base, one.src),
+                inside(to.len(), to_base, one.dst),
+            ) else {
+                break;
+            };
+            pending = match pending {
+                Some((ps, pd)) if ps.end == s.start && pd.end == d.start => {
+                    Some((ps.start..s.end, pd.start..d.end))
+                }
+                other => {
+                    flush(other, to, &mut high);
+                    Some((s, d))
+                }
+            };
+        }
+        c.moved(&one.packet);
+    }
+    flush(pending, to, &mut high);
+    *written = high;
+    c
+}
+
+/// The offsets of `seg` in a region of `size` bytes at DMA address `base`, when it lies
+/// wholly inside.
+#[inline(always)]
+fn inside(size: usize, base: u64, seg: Segment) -> Option<Range<usize>> {
+    let off = usize::try_from(seg.addr.wrapping_sub(base)).ok()?;
+    let len = usize::try_from(seg.len).ok()?;
+    (off <= size && len <= size - off).then_some(off..off + len)
+}
+
+/// Commits a run: heads advance, completions latch, counters count (as `transfer::one_packet`
+/// does for one packet; each packet of a run is one descriptor on each ring).
+fn commit(unit: &mut UnitModel, q: usize, c: &Cursor) {
+    let run = &c.run;
+    if run.packets == 0 {
+        return;
+    }
+    let (tx_ordering, tx_interrupts) = Run::split(run.tx_marks);
+    let (rx_ordering, rx_interrupts) = Run::split(run.rx_marks);
+    if tx_interrupts > 0 {
+        unit.iofic.raise(Level::Primary, GROUP_C, 1 << q);
+    }
+    if rx_interrupts > 0 {
+        unit.iofic.raise(Level::Primary, GROUP_B, 1 << q);
+    }
+    // `limit` keeps the count within u32.
+    let descs = u32::try_from(run.packets).unwrap_or(u32::MAX);
+    let (Some(txq), Some(rxq)) = (unit.m2s.queues.get_mut(q), unit.s2m.queues.get_mut(q)) else {
+        return;
+    };
+    txq.consume(descs, c.tx.pos);
+    let s = &mut txq.stats;
+    s.packets += run.packets;
+    s.bytes += run.bytes;
+    s.ordering_points += tx_ordering;
+    s.interrupts += tx_interrupts;
+    rxq.consume(descs, c.rx.pos);
+    let s = &mut rxq.stats;
+    s.packets += run.packets;
+    s.bytes += run.bytes;
+    s.ordering_points += rx_ordering;
+    s.interrupts += rx_interrupts;
+}
