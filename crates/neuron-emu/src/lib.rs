@@ -138,6 +138,7 @@
 mod address_space;
 mod allocator;
 mod arch_layout;
+mod commit;
 mod desc_store;
 mod device;
 mod engine_state;

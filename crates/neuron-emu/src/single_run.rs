@@ -7,45 +7,17 @@
 use core::ops::Range;
 
 use crate::address_space::{AddressSpace, Span};
+use crate::commit::{Consumed, Tally, commit};
 use crate::engine_walk::{self, DescSource, Packet, Segment, Single, WalkRules};
-use crate::iofic_model::{GROUP_B, GROUP_C, Level};
 use crate::queue::QueueModel;
 use crate::transfer::Scratch;
 use crate::unit::UnitModel;
-
-/// What [`single_run`] moved.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Run {
-    pub(crate) packets: u64,
-    pub(crate) bytes: u64,
-    /// Ordering points in bits 31:0, interrupts in bits 63:32: a run is at most u32::MAX
-    /// packets of one descriptor each side, so neither count overflows its half.
-    tx_marks: u64,
-    rx_marks: u64,
-}
-
-impl Run {
-    #[inline(always)]
-    fn add(&mut self, p: &Packet) {
-        let marks =
-            |ordering: u32, interrupts: u32| u64::from(ordering) | (u64::from(interrupts) << 32);
-        self.packets += 1;
-        self.bytes += p.tx.bytes;
-        self.tx_marks += marks(p.tx.ordering, p.tx.interrupts);
-        self.rx_marks += marks(p.rx.ordering, p.rx.interrupts);
-    }
-
-    /// (ordering points, interrupts) of one side's marks.
-    const fn split(marks: u64) -> (u64, u64) {
-        (marks & 0xffff_ffff, marks >> 32)
-    }
-}
 
 /// Where a run of single packets is: both heads and what moved so far.
 struct Cursor {
     tx: engine_walk::Head,
     rx: engine_walk::Head,
-    run: Run,
+    run: Tally,
     /// Packets the run may move (posted on both rings, within the budget).
     limit: u64,
 }
@@ -90,12 +62,12 @@ pub(crate) fn single_run(
     set: &crate::unit::Settings,
     spans: (Option<Span>, Option<Span>),
     budget: u64,
-) -> Run {
+) -> Tally {
     let (Some(tx_span), Some(rx_span)) = spans else {
-        return Run::default();
+        return Tally::default();
     };
     let (Some(txq), Some(rxq)) = (unit.m2s.queues.get(q), unit.s2m.queues.get(q)) else {
-        return Run::default();
+        return Tally::default();
     };
     let head = |q: &QueueModel| engine_walk::Head {
         desc: udma_desc::Descriptor::from_words([0; 4]),
@@ -105,7 +77,7 @@ pub(crate) fn single_run(
     let mut c = Cursor {
         tx: head(txq),
         rx: head(rxq),
-        run: Run::default(),
+        run: Tally::default(),
         // At most u32::MAX, so the descriptor count of the commit fits `consume`.
         limit: txq
             .posted
@@ -138,7 +110,10 @@ pub(crate) fn single_run(
             c = lane_run(mem, c, rules, (tx_span, rx_span), src, dst);
         }
     }
-    commit(unit, q, &c);
+    // `limit` keeps the count within u32; each packet is one descriptor on each ring.
+    let descs = u32::try_from(c.run.packets).unwrap_or(u32::MAX);
+    let consumed = |end| Consumed { descs, end };
+    commit(unit, q, &c.run, consumed(c.tx.pos), consumed(c.rx.pos));
     c.run
 }
 
@@ -213,38 +188,4 @@ fn inside(size: usize, base: u64, seg: Segment) -> Option<Range<usize>> {
     let off = usize::try_from(seg.addr.wrapping_sub(base)).ok()?;
     let len = usize::try_from(seg.len).ok()?;
     (off <= size && len <= size - off).then_some(off..off + len)
-}
-
-/// Commits a run: heads advance, completions latch, counters count (as `transfer::one_packet`
-/// does for one packet; each packet of a run is one descriptor on each ring).
-fn commit(unit: &mut UnitModel, q: usize, c: &Cursor) {
-    let run = &c.run;
-    if run.packets == 0 {
-        return;
-    }
-    let (tx_ordering, tx_interrupts) = Run::split(run.tx_marks);
-    let (rx_ordering, rx_interrupts) = Run::split(run.rx_marks);
-    if tx_interrupts > 0 {
-        unit.iofic.raise(Level::Primary, GROUP_C, 1 << q);
-    }
-    if rx_interrupts > 0 {
-        unit.iofic.raise(Level::Primary, GROUP_B, 1 << q);
-    }
-    // `limit` keeps the count within u32.
-    let descs = u32::try_from(run.packets).unwrap_or(u32::MAX);
-    let (Some(txq), Some(rxq)) = (unit.m2s.queues.get_mut(q), unit.s2m.queues.get_mut(q)) else {
-        return;
-    };
-    txq.consume(descs, c.tx.pos);
-    let s = &mut txq.stats;
-    s.packets += run.packets;
-    s.bytes += run.bytes;
-    s.ordering_points += tx_ordering;
-    s.interrupts += tx_interrupts;
-    rxq.consume(descs, c.rx.pos);
-    let s = &mut rxq.stats;
-    s.packets += run.packets;
-    s.bytes += run.bytes;
-    s.ordering_points += rx_ordering;
-    s.interrupts += rx_interrupts;
 }

@@ -5,10 +5,10 @@
 //! The behaviour contract is in the crate documentation ("Data path").
 
 use crate::address_space::{AddressSpace, Span};
+use crate::commit::{Consumed, Tally, commit};
 use crate::engine_state::EngineState;
 use crate::engine_walk::{self, DescSource, Packet, Pending, Segment, Side};
 use crate::fault::Fault;
-use crate::iofic_model::{GROUP_B, GROUP_C, Level};
 use crate::queue::QueueModel;
 use crate::single_run;
 use crate::unit::UnitModel;
@@ -376,27 +376,15 @@ fn one_packet(
     }
     move_bytes(mem, &scratch.tx, &scratch.rx)?;
 
-    // Commit: heads advance, completions latch, counters count.
-    if tx.interrupts > 0 {
-        unit.iofic.raise(Level::Primary, GROUP_C, 1 << q);
-    }
-    if rx.interrupts > 0 {
-        unit.iofic.raise(Level::Primary, GROUP_B, 1 << q);
-    }
-    let txq = &mut unit.m2s.queues[q];
-    txq.consume(tx.descs, tx.end);
-    let s = &mut txq.stats;
-    s.packets += 1;
-    s.bytes += tx.bytes;
-    s.meta_descriptors += u64::from(tx.metas);
-    s.ordering_points += u64::from(tx.ordering);
-    s.interrupts += u64::from(tx.interrupts);
-    let rxq = &mut unit.s2m.queues[q];
-    rxq.consume(rx.descs, rx.end);
-    let s = &mut rxq.stats;
-    s.packets += 1;
-    s.bytes += tx.bytes;
-    s.ordering_points += u64::from(rx.ordering);
-    s.interrupts += u64::from(rx.interrupts);
+    let mut moved = Tally::default();
+    moved.add(&Packet { tx, rx });
+    let consumed = |descs, end| Consumed { descs, end };
+    commit(
+        unit,
+        q,
+        &moved,
+        consumed(tx.descs, tx.end),
+        consumed(rx.descs, rx.end),
+    );
     Ok(Ok(tx.bytes))
 }
