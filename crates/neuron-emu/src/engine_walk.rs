@@ -537,9 +537,10 @@ pub fn packet<T: DescSource + ?Sized, R: DescSource + ?Sized>(
     framed_packet(tx, rx, rules, tx_data, rx_data)
 }
 
-/// [`packet`] by the framing loop alone, for any shape of packet.
+/// [`packet`] by the framing loop alone, for any shape of packet: for a caller that has
+/// already tried [`single`] on these heads (the model's data path), so it is not tried twice.
 #[inline]
-fn framed_packet<T: DescSource + ?Sized, R: DescSource + ?Sized>(
+pub(crate) fn framed_packet<T: DescSource + ?Sized, R: DescSource + ?Sized>(
     tx: Side<'_, T>,
     rx: Side<'_, R>,
     rules: &WalkRules,

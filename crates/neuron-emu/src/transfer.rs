@@ -340,7 +340,9 @@ fn one_packet(
             tx_hint,
             rx_hint,
         } = scratch;
-        engine_walk::packet(
+        // `single_run` has just tried `single` on these heads (the framing loop answers the
+        // same for that shape), so only the loop runs here.
+        engine_walk::framed_packet(
             Side {
                 ring: &MemRing::new(m, txq, tx_span),
                 head: txq.head,
