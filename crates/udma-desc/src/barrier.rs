@@ -13,6 +13,9 @@ use crate::Error;
 /// | [`WriteBarrier`](Barrier::WriteBarrier) | 2 | TX `meta_ctrl` write barrier (26) |
 /// | [`Sow`](Barrier::Sow) | 3 | RX `len_ctrl` STRONG_ORDER_WR (29), not on V2 |
 ///
+/// The names are the kernel's. Seed 004 §1's `al_udma_m2m_set_dmb` sets the bit the kernel
+/// calls the write barrier (type 2), not TX bit 30.
+///
 /// ```
 /// use udma_desc::{Barrier, Error};
 /// assert_eq!(Barrier::try_from(1), Ok(Barrier::Dmb));

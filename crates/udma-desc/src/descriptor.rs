@@ -239,6 +239,10 @@ impl Descriptor {
     }
 
     /// Sets or clears the write barrier (TX `meta_ctrl` bit 26, barrier type 2).
+    ///
+    /// This is what seed 004 §1 calls `al_udma_m2m_set_dmb` ("set the write-barrier via the
+    /// SDMA overlay … flips meta_ctrl bit26"): the userspace HAL's "DMB" is this bit, while
+    /// the kernel's barrier type 1 "DMB" is TX `len_ctrl` bit 30 ([`TxLenCtrl::dmb`]).
     #[inline]
     pub const fn set_write_barrier(&mut self, on: bool) {
         self.set_word1(

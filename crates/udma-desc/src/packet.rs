@@ -249,8 +249,10 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
             let d = cme_descriptor(idx)?;
             self.put_tx(&mut tx, &mut tx_count, tx_room, d)?;
         }
-        // Seed: `flags` (CONCAT when a CME descriptor leads, DMB if asked) and `meta` (the
-        // write barrier if asked) are the same for every TX data descriptor.
+        // Seed: `flags` (CONCAT when a CME descriptor leads) and `meta` are the same for every
+        // TX data descriptor. Where a barrier goes is the project's choice, by the kernel's
+        // barrier table: type 1 sets TX bit 30 in `flags`, type 2 the `meta_ctrl` write barrier
+        // (which is what the seed's `set_dmb` sets).
         let flags = TxLenCtrl::new()
             .with_concat(opts.cme_index.is_some())
             .with_dmb(opts.barrier == Barrier::Dmb);

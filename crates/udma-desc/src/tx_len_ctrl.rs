@@ -40,7 +40,10 @@ pub struct TxLenCtrl {
     pub int_en: bool,
     #[bits(1)]
     __: u8,
-    /// DMB: wait for earlier transfers before this one (barrier type 1).
+    /// DMB: wait for earlier transfers before this one (the kernel's barrier type 1,
+    /// `reference/udma-notes.md` §5). Seed 004 §1's `al_udma_m2m_set_dmb` sets the `meta_ctrl`
+    /// write barrier instead (bit 26,
+    /// [`Descriptor::set_write_barrier`](crate::Descriptor::set_write_barrier)).
     pub dmb: bool,
     /// CONCAT: chains the data descriptors to the CME meta descriptor before them.
     pub concat: bool,
