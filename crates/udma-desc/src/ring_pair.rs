@@ -235,14 +235,17 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
             }
             return Ok(());
         }
+        // Any other store: one descriptor at a time, the length field from `validate` (the
+        // one place a size is encoded).
+        let (mut t, mut r) = (ti, ri);
         for q in run {
-            q.validate::<C>()?;
+            let len = q.validate::<C>()?;
+            rxs.store(r, copy_rx(q, len, rx_bits))?;
+            txs.store(t, copy_tx(q, len, tx_bits))?;
+            // A run never passes its ring's end (at most 2^24 slots): no wrap.
+            (t, r) = (t.wrapping_add(1), r.wrapping_add(1));
         }
-        // Validated: the size is 1..=65536, so its low 16 bits are the length field.
-        #[allow(clippy::cast_possible_truncation)]
-        let len = |q: &CopyRequest| (q.size & 0xffff) as u16;
-        rxs.store_iter(ri, run.iter().map(|q| copy_rx(q, len(q), rx_bits)))?;
-        txs.store_iter(ti, run.iter().map(|q| copy_tx(q, len(q), tx_bits)))
+        Ok(())
     }
 
     /// Rings the doorbells that hand `tx_count` TX and `rx_count` RX descriptors to the
