@@ -21,8 +21,15 @@ pub const MAX_PACKET_BYTES: u32 = 0x000f_ffff;
 pub const CME_INDEX_MAX: u8 = 3;
 
 /// The CME meta-descriptor constant of seed 004 §1 `build_cme_packet`: FIRST (bit 26) |
-/// META (bit 23).
-pub const CME_META_FLAGS: u32 = 0x0480_0000;
+/// META (bit 23), built from the typed fields and pinned to the seed's literal.
+pub const CME_META_FLAGS: u32 = TxLenCtrl::new()
+    .with_first(true)
+    .with_meta(true)
+    .into_bits();
+const _: () = assert!(
+    CME_META_FLAGS == 0x0480_0000,
+    "seed 004 §1: meta_w0 | 0x04800000"
+);
 
 /// One block of a packet: `size` bytes from `src` to `dst`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -194,7 +201,7 @@ pub struct PacketSlots {
 pub fn cme_descriptor(cme_index: u8) -> Result<Descriptor, Error> {
     Error::check_width("CME index", cme_index, CME_INDEX_MAX)?;
     Ok(Descriptor::from_words([
-        (u32::from(cme_index) << 24) | CME_META_FLAGS,
+        (u32::from(cme_index) << TxLenCtrl::RING_ID_SHIFT) | CME_META_FLAGS,
         0,
         0,
         0,
