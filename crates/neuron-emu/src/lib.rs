@@ -66,7 +66,7 @@
 //!   the previous descriptor or on itself (seed 004 §1 `build_cme_packet` sets CONCAT on the
 //!   data descriptors after a CME meta descriptor). LAST ends the packet. A packet whose LAST
 //!   is not posted yet waits for the next doorbell. More data descriptors than the prefetch
-//!   limit (`m2s_rd.desc_pref_cfg_2`; 128 while unprogrammed) is PREFETCH_MAX_DESC (the limit
+//!   limit (`m2s_rd.desc_pref_cfg_2`; 128 while unprogrammed, the model's choice) is PREFETCH_MAX_DESC (the limit
 //!   counts data descriptors, as `build_packet`'s cap counts `num_blocks`, seed 004 §1; whether
 //!   the prefetcher also counts a META descriptor no source states); more bytes than
 //!   `m2s.cfg_len` MAX_PKT_SIZE is PKT_LEN.

@@ -127,8 +127,10 @@ fn plain_reset_value(off: usize) -> u32 {
     0
 }
 
-/// Most descriptors per packet the prefetcher accepts when the limit is not programmed
-/// (the top of the documented 8..128 range of `desc_pref_cfg_2` MAX_DESC_PER_PKT).
+/// Most descriptors per packet the prefetcher accepts when the limit is not programmed.
+/// The model's choice: the reference gives only the allowed range (`udma-notes.md`: "max
+/// descriptors per packet (allowed range) | 8..128") and no source says what the hardware
+/// does with 0, so the model takes the top of that range.
 const HW_MAX_DESCS_PER_PACKET: u32 = 128;
 
 /// Engine settings a packet runs with, read from the unit's plain registers (cached by the
