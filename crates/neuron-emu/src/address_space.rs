@@ -446,8 +446,10 @@ impl AddressSpace {
     /// Copies `src.len` bytes from `src` to `dst` (`dst.len` must be the same).
     pub(crate) fn copy_span(&mut self, src: Span, dst: Span) -> Result<(), BusError> {
         let len = src.len;
+        // The refused access's first DMA address (the destination's), as BusError promises.
+        let dst_addr = self.regions.get(dst.region).map_or(0, |r| r.base) + dst.off as u64;
         let bus = BusError {
-            addr: dst.off as u64,
+            addr: dst_addr,
             len: len as u64,
         };
         if dst.len != len {
