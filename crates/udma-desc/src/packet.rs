@@ -217,7 +217,8 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
     /// if asked; INT_EN on the last if [`PacketOptions::with_dst_interrupt`], a project
     /// option the seed's loop does not have).
     ///
-    /// Checked as it goes: SOW on an arch without it ([`Error::StrongOrderUnsupported`]),
+    /// Checked in the seed's order where it can be (a block count the iterator reports up front
+    /// first), then as it goes: SOW on an arch without it ([`Error::StrongOrderUnsupported`]),
     /// a notification mask (before V4 [`Error::NotificationMaskUnsupported`], on V4
     /// [`Error::NotificationMaskEncodingUnknown`]), at least one block, each size
     /// `1..=65536`, at most `C::MAX_TX_DESCS_PER_PACKET` data blocks (the seed checks
@@ -230,6 +231,16 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
         blocks: I,
         opts: &PacketOptions<C>,
     ) -> Result<PacketSlots, Error> {
+        // The seed's order: the block cap first, then the notification gate, then SOW. A
+        // count the iterator knows up front is refused before anything is built; one it does
+        // not know is counted as the blocks come (below).
+        let blocks = blocks.into_iter();
+        if blocks.size_hint().0 > usize::try_from(C::MAX_TX_DESCS_PER_PACKET).unwrap_or(usize::MAX)
+        {
+            return Err(Error::PacketTooManyDescriptors {
+                max: C::MAX_TX_DESCS_PER_PACKET,
+            });
+        }
         if opts.notification_mask != 0 {
             return Err(if C::HAS_NOTIFICATION_MASK {
                 Error::NotificationMaskEncodingUnknown {
@@ -265,7 +276,7 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
             .with_dmb(opts.barrier == Barrier::Dmb);
         let meta = MetaCtrl::new().with_write_barrier(opts.barrier == Barrier::WriteBarrier);
 
-        let mut blocks = blocks.into_iter().peekable();
+        let mut blocks = blocks.peekable();
         if blocks.peek().is_none() {
             return Err(Error::EmptyPacket);
         }

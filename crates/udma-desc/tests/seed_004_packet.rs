@@ -231,6 +231,30 @@ fn cap_is<C: PacketCaps>(cap: u32) {
     assert_eq!(p.tx().ring().next_index(), next);
 }
 
+/// The seed checks `num_blocks` before either gate: a packet that is both too long and asks
+/// for SOW on SUNDA (or a notification mask before MARIANA) gets the cap's refusal, and no
+/// descriptor is built or stored.
+#[test]
+fn s1_build_packet_checks_the_block_cap_before_the_gates() {
+    let mut p = pair(512);
+    let blocks: Vec<CopyBlock> = blocks(0x81, 8).collect();
+    assert_eq!(
+        p.packet_prepare(
+            blocks.iter().copied(),
+            &PacketOptions::<V2>::new().with_barrier(Barrier::Sow)
+        ),
+        Err(Error::PacketTooManyDescriptors { max: 0x80 })
+    );
+    assert_eq!(
+        p.packet_prepare(
+            blocks[..0x42].iter().copied(),
+            &PacketOptions::<NoMask>::new().with_notification_mask(1)
+        ),
+        Err(Error::PacketTooManyDescriptors { max: 0x41 })
+    );
+    assert_eq!(p.tx().load(0).unwrap(), Descriptor::ZERO);
+}
+
 #[test]
 fn s1_build_packet_max_descs_per_packet_sunda_0x80() {
     cap_is::<V2>(0x80);
