@@ -144,13 +144,10 @@ impl<S: DescStore> DescRing<S> {
             needed: u32::MAX,
             available: self.ring.available(),
         })?;
-        self.ring.ensure_room(count)?;
-        let start = self.ring.cursor();
-        let res = self.ring.reserve(count)?;
-        if let Err(e) = self.write_reserved(&res, descs) {
-            self.ring.commit(start);
-            return Err(e);
-        }
+        // Plan, write, then take the slots: a failed write leaves the ring as it was.
+        let res = self.ring.plan(count)?;
+        self.write_reserved(&res, descs)?;
+        self.ring.commit_reservation(&res);
         Ok(res)
     }
 }

@@ -250,15 +250,9 @@ impl Ring {
     /// given by [`Reservation::slot`].
     #[inline]
     pub fn reserve(&mut self, count: u32) -> Result<Reservation, Error> {
-        self.ensure_room(count)?;
-        let start = self.cursor;
-        self.cursor = self.advance(start, count);
-        Ok(Reservation {
-            start: start.next,
-            ring_id: start.ring_id,
-            count,
-            size: self.size,
-        })
+        let r = self.plan(count)?;
+        self.commit_reservation(&r);
+        Ok(r)
     }
 
     /// Back to the post-init state (next 0, ring id 1, completion 0), as a queue reset
