@@ -66,6 +66,19 @@ impl RegionId {
     }
 }
 
+/// The offset of `[addr, addr + len)` in a region of `size` bytes at DMA address `base`, when
+/// the range lies wholly inside: the one containment rule of the address space (one wrapping
+/// subtraction and two compares, no overflow for any input).
+#[inline(always)]
+pub(crate) fn offset_within(base: u64, size: u64, addr: u64, len: u64) -> Option<usize> {
+    let off = addr.wrapping_sub(base);
+    if off <= size && len <= size - off {
+        usize::try_from(off).ok()
+    } else {
+        None
+    }
+}
+
 /// One mapped region.
 pub struct Region {
     name: String,
@@ -136,9 +149,7 @@ impl Region {
     /// Offset of `[addr, addr + len)` inside this region, if it lies wholly inside.
     #[inline]
     fn offset_of(&self, addr: u64, len: u64) -> Option<usize> {
-        let off = addr.checked_sub(self.base)?;
-        let end = off.checked_add(len)?;
-        (end <= self.size()).then(|| usize::try_from(off).ok())?
+        offset_within(self.base, self.size(), addr, len)
     }
     /// The bytes at `off..off + len`, mutably, with the write high-water mark raised over them.
     fn bytes_mut(&mut self, off: usize, len: usize) -> Option<&mut [u8]> {
@@ -295,15 +306,11 @@ impl AddressSpace {
     fn locate(&self, addr: u64, len: u64) -> Result<(usize, usize), BusError> {
         // The data path resolves four ranges per packet: a plain compare loop over the few
         // regions (`offset_of` per region cost several times more).
-        for (i, &(base, size)) in self.bounds.iter().enumerate() {
-            let off = addr.wrapping_sub(base);
-            if off <= size && len <= size - off {
-                if let Ok(off) = usize::try_from(off) {
-                    return Ok((i, off));
-                }
-            }
-        }
-        Err(BusError { addr, len })
+        self.bounds
+            .iter()
+            .enumerate()
+            .find_map(|(i, &(base, size))| Some((i, offset_within(base, size, addr, len)?)))
+            .ok_or(BusError { addr, len })
     }
 
     /// Checks that `[addr, addr + len)` lies inside one region (what a transfer would need).
@@ -406,15 +413,13 @@ impl AddressSpace {
         hint: &mut usize,
     ) -> Result<Span, BusError> {
         if let Some(&(base, size)) = self.bounds.get(*hint) {
-            let off = addr.wrapping_sub(base);
-            if off <= size && len <= size - off {
-                if let (Ok(off), Ok(n)) = (usize::try_from(off), usize::try_from(len)) {
-                    return Ok(Span {
-                        region: *hint,
-                        off,
-                        len: n,
-                    });
-                }
+            if let (Some(off), Ok(n)) = (offset_within(base, size, addr, len), usize::try_from(len))
+            {
+                return Ok(Span {
+                    region: *hint,
+                    off,
+                    len: n,
+                });
             }
         }
         let span = self.span(addr, len)?;

@@ -6,7 +6,7 @@
 
 use core::ops::Range;
 
-use crate::address_space::{AddressSpace, Span};
+use crate::address_space::{AddressSpace, Span, offset_within};
 use crate::commit::{Consumed, Tally, commit};
 use crate::engine_walk::{self, DescSource, Packet, Segment, Single, WalkRules};
 use crate::queue::QueueModel;
@@ -185,7 +185,8 @@ fn lane_run(
 /// wholly inside.
 #[inline(always)]
 fn inside(size: usize, base: u64, seg: Segment) -> Option<Range<usize>> {
-    let off = usize::try_from(seg.addr.wrapping_sub(base)).ok()?;
-    let len = usize::try_from(seg.len).ok()?;
-    (off <= size && len <= size - off).then_some(off..off + len)
+    // usize -> u64 never loses bits on the hosts Rust supports.
+    let off = offset_within(base, size as u64, seg.addr, seg.len)?;
+    // Inside a region of `size` bytes: `off + len <= size`, no overflow.
+    Some(off..off + usize::try_from(seg.len).ok()?)
 }
