@@ -8,6 +8,12 @@
 //! trait bound: calling the step for the wrong arch does not compile (see the `trybuild`
 //! cases in `tests/ui/`), and there is no run-time error path that a caller could forget to
 //! handle or that a test could never reach.
+//!
+//! The [`IoficCaps`] error masks that vary are taken from the arch's UDMA revision
+//! ([`UdmaRevision`](crate::UdmaRevision)). That keying is an **inference**: seed 004 §4
+//! gives the values as "(v3)" / "(v4)" without the branch, and where seed §2 shows a
+//! `rev_id` branch it labels the arms "v4 (MARIANA)" / "v3 (CAYMAN)" (see
+//! `iofic::error_masks`).
 
 pub use iofic::caps::IoficCaps;
 pub use udma_desc::caps::{NotificationMask, PacketCaps, StrongOrder};
