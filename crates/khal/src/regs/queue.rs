@@ -96,6 +96,12 @@ pub struct TailInc {
     __: u8,
 }
 
+impl TailInc {
+    /// The largest count the 24-bit `val` field holds; a larger one would reach the
+    /// reserved bits 31:24.
+    pub const MAX_COUNT: u32 = (1 << Self::VAL_BITS) - 1;
+}
+
 /// Queue completion behaviour (`comp_cfg`: TX `+0xa0`, RX `+0x54`).
 #[bitfield(u32)]
 #[derive(PartialEq, Eq, Hash)]
