@@ -7,7 +7,8 @@ use udma_desc::{Doorbell, QueueId};
 
 use super::Udma;
 use crate::Arch;
-use crate::regs::queue::{Dir, DrtpInc, TailInc, queue_base};
+use crate::regs::UdmaLayout;
+use crate::regs::queue::{Dir, DrtpInc, TailInc};
 
 /// Rings the tail-pointer increment (`+0x38`) of a queue of the unit window `M`.
 ///
@@ -20,7 +21,7 @@ pub struct UnitDoorbell<M>(pub M);
 #[inline]
 fn ring<M: Mmio>(regs: &M, dir: Dir, q: QueueId, count: u32) {
     fence(Ordering::SeqCst);
-    regs.window(queue_base(dir, q))
+    regs.window(UdmaLayout::REV4.queue_base(dir, q))
         .write::<DrtpInc>(TailInc::from_bits(count));
 }
 
