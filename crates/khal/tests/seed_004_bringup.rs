@@ -310,6 +310,28 @@ fn s1_copy_start_refuses_rx_count_0_and_counts_wider_than_24_bits() {
 }
 
 #[test]
+fn s2_al_udma_rev_id_4_and_16_queues_are_each_one_fact() {
+    // "every ... path rev-gates on udma->rev_id @+0x1880 against AL_UDMA_REV_ID_4 == 4";
+    // "num_q = (params->num_of_queues == 0xFF) ? 16 : ...; if num_q > 16: ... -EINVAL".
+    use khal::{Rev4, UdmaRevision};
+    assert_eq!(khal::regs::m2s::UDMA_REV_ID_4, 4);
+    assert_eq!(u32::from(Rev4::NUMBER), khal::regs::m2s::UDMA_REV_ID_4);
+    assert_eq!(Cayman::UDMA_REVISION, Rev4::NUMBER);
+    assert_eq!(udma_desc::QUEUES_PER_ENGINE, 16);
+    let regs = Regs::new();
+    regs.preset(DMA_VERSION, 4);
+    let all = Udma::<Cayman, _>::init_hal(
+        &regs,
+        EngineParams {
+            queue_count: 0xFF,
+            ..EngineParams::for_arch::<Cayman>()
+        },
+    )
+    .unwrap();
+    assert_eq!(all.queue_count(), udma_desc::QUEUES_PER_ENGINE);
+}
+
+#[test]
 fn s3_trampolines_18_queue_slots_after_3_bases_and_m2s_only_data_tail() {
     // "The 18 aws_hal_udma_get_*_offset functions"; "the three at +0x578/+0x580/+0x588 ...
     // precede the 18 queue-register slots"; "get_m2s_queue_data_tail_ptr_inc_offset
