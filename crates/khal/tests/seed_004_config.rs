@@ -28,6 +28,14 @@ fn rd(offset: usize, value: u32) -> Access {
 const NO_DESC: usize = 0x2_0344;
 
 #[test]
+fn s2_s2m_no_desc_cfg_set_register_is_s2m_common_0x344() {
+    // "al_reg_read32(udma->s2m_common(@+0x38) + 0x344)"; "s2m = regs_base + 0x20000".
+    use khal::regs::s2m::NoDescCfgReg;
+    assert_eq!(<NoDescCfgReg as mmio::Register>::OFFSET, 0x344);
+    assert_eq!(NoDescCfgReg::ABS, NO_DESC);
+}
+
+#[test]
 fn s2_s2m_no_desc_cfg_set_clears_bits_27_28_then_ors_drop_mask_and_timeout() {
     // r = (r & ~0x18000000) | (drop_en ? 0x08000000 : 0) | (timeout & 0x00FFFFFF)
     let regs = Regs::new();

@@ -71,7 +71,20 @@ macro_rules! register {
 /// Same marker shape as `register!`, plus a `const` assertion that no row of the block in
 /// `udma-registers.tsv` sits at that offset (a seed fact must not silently shadow a
 /// reference register). The name is this crate's, since neither source names the register.
+/// With `in BASE` (as `register!`), an inherent `ABS` constant too.
 macro_rules! seed_register {
+    ($block:literal in $base:path; $(
+        $(#[$meta:meta])*
+        $vis:vis $name:ident : $value:ty = $tname:literal @ $off:literal;
+    )*) => {
+        seed_register! { $block; $($(#[$meta])* $vis $name: $value = $tname @ $off;)* }
+        $(
+            impl $name {
+                /// Offset of this register from the start of the UDMA unit.
+                pub const ABS: usize = $base + $off;
+            }
+        )*
+    };
     ($block:literal; $(
         $(#[$meta:meta])*
         $vis:vis $name:ident : $value:ty = $tname:literal @ $off:literal;
