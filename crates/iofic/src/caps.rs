@@ -4,8 +4,9 @@
 //! and the policy functions in [`crate::udma`] are generic over it, so no code branches on
 //! an arch id.
 //!
-//! Sources. The two values that vary are keyed on the UDMA **revision** (seed 004 §4; see
-//! [`crate::error_masks`]): revision <= 3 gets 0x100 / 0x7FFF_E007, revision 4 gets
+//! Sources. The two values that vary are keyed on the UDMA **revision** (seed 004 §4; an
+//! inference, see [`crate::error_masks`]: seed §2 labels its `rev_id` branches "v4 (MARIANA)"
+//! / "v3 (CAYMAN)"): revision <= 3 gets 0x100 / 0x7FFF_E007, revision 4 gets
 //! 0x500 / 0xFFFF_EF07. Every shipped generation has UDMA revision 4 (the userspace HAL
 //! refuses any other at `al_udma_init`; the kernel hard-codes 4), so V2, V3 and V4 all
 //! program the revision-4 values, which are also the kernel's (`iofic.tsv` `policy_mask`).
@@ -22,12 +23,14 @@
 ///
 /// ```
 /// use iofic::caps::IoficCaps;
-/// struct Cayman;
-/// impl IoficCaps for Cayman {
-///     const M2S_PRIMARY_D_UNMASK: u32 = 0x100;
-///     const S2M_ERROR_MASK: u32 = 0x7fff_e007;
+/// use iofic::error_masks::{M2S_PRIMARY_D_UNMASK_REV4, S2M_ERROR_MASK_REV4};
+/// // A UDMA revision 4 engine (every shipped generation, CAYMAN's included).
+/// struct Rev4Engine;
+/// impl IoficCaps for Rev4Engine {
+///     const M2S_PRIMARY_D_UNMASK: u32 = M2S_PRIMARY_D_UNMASK_REV4; // 0x500
+///     const S2M_ERROR_MASK: u32 = S2M_ERROR_MASK_REV4; // 0xFFFF_EF07
 /// }
-/// assert_eq!(Cayman::M2S_ERROR_MASK, 0x0fff_ffff); // default, shared by all
+/// assert_eq!(Rev4Engine::M2S_ERROR_MASK, 0x0fff_ffff); // default, shared by all
 /// ```
 pub trait IoficCaps {
     /// Primary group D bits lifted last by the M2S (TX) bring-up (revision <= 3: 0x100,

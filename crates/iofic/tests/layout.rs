@@ -280,6 +280,21 @@ fn policy_masks_match_defaults_and_arch_values() {
         (Rev3Engine::M2S_PRIMARY_D_UNMASK, Rev3Engine::S2M_ERROR_MASK),
         (256, 0x7fff_e007)
     );
+    // The kernel's older RX set (iofic.tsv row `SEC_B_S2M_ERRORS_BASE`, "RX error causes
+    // (older set)") is kept beside the seed's "(v3)" value; they differ in bits 11:8, and
+    // the kernel's revision-4 set is the older one plus bit 31.
+    assert_eq!(
+        iofic::error_masks::S2M_ERROR_MASK_KERNEL_BASE,
+        m("SEC_B_S2M_ERRORS_BASE")
+    );
+    assert_eq!(
+        iofic::error_masks::S2M_ERROR_MASK_KERNEL_BASE | 1 << 31,
+        m("SEC_B_S2M_ERRORS_V4")
+    );
+    assert_ne!(
+        iofic::error_masks::S2M_ERROR_MASK_KERNEL_BASE,
+        iofic::error_masks::S2M_ERROR_MASK_UP_TO_REV3
+    );
     assert_eq!(udma::AXI_ERROR_ALL, m("AXI_ERROR_IOFIC_ALL"));
     assert_eq!(udma::M2S_ERR_LOG_RING_ID, m("M2S_ERR_LOG_PREF_RING_ID"));
     assert_eq!(udma::S2M_ERR_LOG_RING_ID, m("S2M_ERR_LOG_PREF_RING_ID"));

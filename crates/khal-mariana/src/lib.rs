@@ -80,6 +80,19 @@ impl NotificationMask for Mariana {}
 /// "MARIANA-only").
 impl TargetTranslationTable for Mariana {}
 
+/// The marker above and `Arch::TTT_DEFAULT_ON_NORMAL` state one fact (seed 004 §2: the TTT
+/// default configuration runs on NORMAL, "MARIANA-only"): both must hold, checked here at
+/// compile time rather than at the first use of a TTT method.
+const _: () = {
+    const fn has_ttt_marker<A: TargetTranslationTable>() -> bool
+    where
+        <A as Arch>::Revision: khal::TttRevision,
+    {
+        true
+    }
+    assert!(has_ttt_marker::<Mariana>() && <Mariana as Arch>::TTT_DEFAULT_ON_NORMAL);
+};
+
 /// Inherited from V3 (both keyed on the UDMA revision, seed 004 §4).
 impl IoficCaps for Mariana {
     const M2S_PRIMARY_D_UNMASK: u32 = <Cayman as IoficCaps>::M2S_PRIMARY_D_UNMASK;

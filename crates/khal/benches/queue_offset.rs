@@ -56,7 +56,7 @@ fn inputs() -> Vec<(Dir, QueueId, QueueReg)> {
     let mut v = Vec::new();
     for q in QueueId::all() {
         for reg in REGS {
-            for dir in khal::regs::queue::DIRECTIONS {
+            for dir in Dir::BOTH {
                 v.push((dir, q, reg));
             }
         }

@@ -8,6 +8,12 @@
 //! trait bound: calling the step for the wrong arch does not compile (see the `trybuild`
 //! cases in `tests/ui/`), and there is no run-time error path that a caller could forget to
 //! handle or that a test could never reach.
+//!
+//! The [`IoficCaps`] error masks that vary are taken from the arch's UDMA revision
+//! ([`UdmaRevision`](crate::UdmaRevision)). That keying is an **inference**: seed 004 §4
+//! gives the values as "(v3)" / "(v4)" without the branch, and where seed §2 shows a
+//! `rev_id` branch it labels the arms "v4 (MARIANA)" / "v3 (CAYMAN)" (see
+//! `iofic::error_masks`).
 
 pub use iofic::caps::IoficCaps;
 pub use udma_desc::caps::{NotificationMask, PacketCaps, StrongOrder};
@@ -31,6 +37,39 @@ pub trait AxiErrorAborts: crate::Arch {}
 /// [`Udma::ttt_default_config`](crate::udma::Udma::ttt_default_config) (and the other TTT methods) and
 /// [`Udma::state_set_wait_ttt`](crate::udma::Udma::state_set_wait_ttt); the plain
 /// [`Udma::state_set_wait`](crate::udma::Udma::state_set_wait) refuses NORMAL on such an arch.
+///
+/// The marker and [`Arch::TTT_DEFAULT_ON_NORMAL`](crate::Arch::TTT_DEFAULT_ON_NORMAL) state
+/// one fact; a TTT method of an arch with the marker but without the flag fails the build
+/// (a `const` assertion, evaluated when the method is instantiated):
+///
+/// ```compile_fail
+/// # use khal::udma::Udma;
+/// # use mmio::FakeRegs;
+/// #[derive(Clone, Copy, Debug, Default)]
+/// struct TttWithoutNormal;
+/// impl khal::caps::PacketCaps for TttWithoutNormal {
+///     const MAX_TX_DESCS_PER_PACKET: u32 = 0x41;
+///     const HAS_NOTIFICATION_MASK: bool = true;
+///     const HAS_STRONG_ORDER: bool = true;
+/// }
+/// impl khal::caps::IoficCaps for TttWithoutNormal {
+///     const M2S_PRIMARY_D_UNMASK: u32 = 0x500;
+///     const S2M_ERROR_MASK: u32 = 0xFFFF_EF07;
+/// }
+/// impl khal::Arch for TttWithoutNormal {
+///     const GENERATION: khal::Generation = khal::Generation::V4;
+///     const PRODUCTS: &'static [khal::Product] = &[];
+///     type Revision = khal::Rev4;
+///     const SCALARS: khal::Scalars = khal_cayman::SCALARS;
+///     // TTT_DEFAULT_ON_NORMAL left at its default, false.
+/// }
+/// impl khal::caps::TargetTranslationTable for TttWithoutNormal {}
+///
+/// let regs: FakeRegs<8, 8> = FakeRegs::new();
+/// let tgtid: FakeRegs<8, 8> = FakeRegs::new();
+/// let engine = Udma::<TttWithoutNormal, _>::attach(&regs, 0xff, None).unwrap();
+/// engine.ttt_en(&tgtid, true);
+/// ```
 pub trait TargetTranslationTable: crate::Arch
 where
     <Self as crate::Arch>::Revision: crate::TttRevision,

@@ -6,7 +6,8 @@
 
 /// The UDMA register table: `tables/udma-registers.tsv`, a byte-identical copy of the
 /// repository's `reference/udma-registers.tsv` kept inside the crate so the crate packages
-/// (the `registers` integration test checks the two copies are identical).
+/// (the `registers` integration test reads this same file, and compares it with
+/// `reference/udma-registers.tsv` when the repository's copy is there).
 pub(crate) const UDMA_REGISTERS: &str = include_str!("../tables/udma-registers.tsv");
 
 /// Which column of a table row to read.

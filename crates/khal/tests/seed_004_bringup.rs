@@ -6,6 +6,7 @@ mod common;
 
 use common::Regs;
 use khal::Arch;
+use khal::regs::queue::Dir;
 use khal::udma::{
     BringUpProfile, EngineParams, HAL_PKT_CLK, KERNEL_AXI_TIMEOUT, RingConfig, Udma, UdmaError,
 };
@@ -268,6 +269,66 @@ fn s1_copy_start_rings_rx_then_tx_for_configured_queues_only() {
         Err(UdmaError::QueueNotConfigured { queue: 4, count: 4 })
     );
     assert_eq!(regs.writes().len(), 2);
+}
+
+#[test]
+fn s1_copy_start_refuses_rx_count_0_and_counts_wider_than_24_bits() {
+    // udma-notes.md §6: "the doorbell helper refuses a count of 0 ... with -1 and writes
+    // nothing"; "Then TX, only if the TX count is above 0 ... A TX count of 0 is how the
+    // caller pre-posts RX descriptors". TailInc (+0x38) holds the count in bits 23:0.
+    let regs = Regs::new();
+    regs.preset(DMA_VERSION, 4);
+    let e = Udma::<Cayman, _>::init_hal(&regs, EngineParams::for_arch::<Cayman>()).unwrap();
+    regs.clear_trace();
+    let q3 = QueueId::new(3).unwrap();
+    assert_eq!(e.copy_start(q3, 1, 0), Err(UdmaError::DoorbellRxCountZero));
+    assert_eq!(
+        e.copy_start(q3, 1, 1 << 24),
+        Err(UdmaError::DoorbellCountTooWide {
+            dir: Dir::Rx,
+            count: 1 << 24
+        })
+    );
+    assert_eq!(
+        e.copy_start(q3, 0xFFFF_FFFF, 1),
+        Err(UdmaError::DoorbellCountTooWide {
+            dir: Dir::Tx,
+            count: 0xFFFF_FFFF
+        })
+    );
+    assert!(regs.trace().is_empty(), "nothing written before a refusal");
+    // TX count 0 pre-posts RX: only the RX tail increment is written.
+    e.copy_start(q3, 0, 7).unwrap();
+    assert_eq!(regs.writes().as_slice(), [(0x24038, 7)]);
+    // The widest count the field holds is accepted as is.
+    regs.clear_trace();
+    e.copy_start(q3, 0xFF_FFFF, 0xFF_FFFF).unwrap();
+    assert_eq!(
+        regs.writes().as_slice(),
+        [(0x24038, 0xFF_FFFF), (0x4038, 0xFF_FFFF)]
+    );
+}
+
+#[test]
+fn s2_al_udma_rev_id_4_and_16_queues_are_each_one_fact() {
+    // "every ... path rev-gates on udma->rev_id @+0x1880 against AL_UDMA_REV_ID_4 == 4";
+    // "num_q = (params->num_of_queues == 0xFF) ? 16 : ...; if num_q > 16: ... -EINVAL".
+    use khal::{Rev4, UdmaRevision};
+    assert_eq!(khal::regs::m2s::UDMA_REV_ID_4, 4);
+    assert_eq!(u32::from(Rev4::NUMBER), khal::regs::m2s::UDMA_REV_ID_4);
+    assert_eq!(Cayman::UDMA_REVISION, Rev4::NUMBER);
+    assert_eq!(udma_desc::QUEUES_PER_ENGINE, 16);
+    let regs = Regs::new();
+    regs.preset(DMA_VERSION, 4);
+    let all = Udma::<Cayman, _>::init_hal(
+        &regs,
+        EngineParams {
+            queue_count: 0xFF,
+            ..EngineParams::for_arch::<Cayman>()
+        },
+    )
+    .unwrap();
+    assert_eq!(all.queue_count(), udma_desc::QUEUES_PER_ENGINE);
 }
 
 #[test]

@@ -28,6 +28,14 @@ fn rd(offset: usize, value: u32) -> Access {
 const NO_DESC: usize = 0x2_0344;
 
 #[test]
+fn s2_s2m_no_desc_cfg_set_register_is_s2m_common_0x344() {
+    // "al_reg_read32(udma->s2m_common(@+0x38) + 0x344)"; "s2m = regs_base + 0x20000".
+    use khal::regs::s2m::NoDescCfgReg;
+    assert_eq!(<NoDescCfgReg as mmio::Register>::OFFSET, 0x344);
+    assert_eq!(NoDescCfgReg::ABS, NO_DESC);
+}
+
+#[test]
 fn s2_s2m_no_desc_cfg_set_clears_bits_27_28_then_ors_drop_mask_and_timeout() {
     // r = (r & ~0x18000000) | (drop_en ? 0x08000000 : 0) | (timeout & 0x00FFFFFF)
     let regs = Regs::new();
@@ -66,8 +74,28 @@ fn s2_s2m_no_desc_cfg_set_zero_timeout_without_drop_is_refused_or_explicit() {
     assert!(regs.trace().is_empty());
     regs.preset(NO_DESC, 0xffff_ffff);
     e.set_s2m_no_desc_wait_forever(false);
-    // Bits 27/28 cleared, the timeout OR-ed in (0): the old timeout bits stay, as written.
-    assert_eq!(regs.writes().as_slice(), [(NO_DESC, 0xe7ff_ffff)]);
+    // Bits 27/28 cleared and the timeout [23:0] really 0, so the engine waits forever;
+    // the bits the seed does not name (24..=26, 29..=31) are kept as read.
+    assert_eq!(regs.writes().as_slice(), [(NO_DESC, 0xe700_0000)]);
+    assert_eq!(e.s2m_no_desc().timeout(), 0);
+}
+
+#[test]
+fn s2_s2m_no_desc_cfg_set_seed_or_keeps_timeout_but_wait_forever_clears_it() {
+    // The seed ORs `timeout & 0x00FFFFFF` into the word read back after clearing only
+    // 0x18000000: a second seed-shaped call cannot lower a timeout ...
+    let regs = Regs::new();
+    let e = Udma::<Cayman, _>::attach(&regs, 16, Some(4)).unwrap();
+    e.set_s2m_no_desc(true, false, 0x00F0_0000).unwrap();
+    e.set_s2m_no_desc(true, false, 0x0000_0001).unwrap();
+    assert_eq!(e.s2m_no_desc().timeout(), 0x00F0_0001);
+    // ... but "setting timeout to 0 will cause the udma to wait forever" must leave 23:0 at
+    // 0 after any earlier timeout, or the engine would not wait forever.
+    e.set_s2m_no_desc_wait_forever(true);
+    let cfg = e.s2m_no_desc();
+    assert_eq!(cfg.into_bits() & 0x00FF_FFFF, 0);
+    assert!(!cfg.drop_en());
+    assert!(cfg.mask());
 }
 
 #[test]

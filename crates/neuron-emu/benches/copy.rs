@@ -97,7 +97,7 @@ fn model_case(block: usize, n: usize, scattered: bool) -> impl FnMut() {
     let count = u32::try_from(n).unwrap();
     move || {
         // Replay the same ring: reset both queues (head/tail to slot 0, ring id 1), re-enable.
-        for d in khal::regs::queue::DIRECTIONS {
+        for d in khal::regs::queue::Dir::BOTH {
             udma.reset_queue(d, q).unwrap();
             udma.enable_queue(d, q).unwrap();
         }

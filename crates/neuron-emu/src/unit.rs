@@ -174,7 +174,7 @@ impl Settings {
                     .plain_as::<s2m::ErrLogMaskReg>(s2m::ErrLogMaskReg::ABS)
                     .pref_ring_id(),
             },
-            no_desc: unit.plain_as::<s2m::NoDescCfgReg>(s2m::NO_DESC_CFG_ABS),
+            no_desc: unit.plain_as::<s2m::NoDescCfgReg>(s2m::NoDescCfgReg::ABS),
         }
     }
 }
@@ -485,7 +485,7 @@ mod tests {
             m2s::DescPrefCfg2Reg::ABS,
             m2s::ErrLogMaskReg::ABS,
             s2m::ErrLogMaskReg::ABS,
-            s2m::NO_DESC_CFG_ABS,
+            s2m::NoDescCfgReg::ABS,
         ];
         for off in regs {
             let before = u.settings();

@@ -188,13 +188,8 @@ register! { "m2s" in M2S_BASE;
 /// Which bits of [`DmaVersion`] hold the revision is **stated by neither source**: the seed
 /// names the function (`al_udma_revision_get` @0x45fbe0, "read UDMA rev reg") without its
 /// body, and the reference lists `m2s_feature.dma_version` ("read-only DMA version / feature
-/// word") without a field table. This crate compares the **whole word** with 4
-/// ([`revision_from_dma_version`]); the public Annapurna Labs HAL (an outside reference, not
-/// one of this project's sources) does the same for revision 4 and later.
-pub const UDMA_REV_ID_4: u32 = 4;
-
-/// The revision `al_udma_revision_get` reports for a [`DmaVersion`] word: the word itself
-/// (see [`UDMA_REV_ID_4`] for why, and what is unknown).
-pub const fn revision_from_dma_version(word: u32) -> u32 {
-    word
-}
+/// word") without a field table. This crate compares the **whole word** with 4; the public
+/// Annapurna Labs HAL (an outside reference, not one of this project's sources) does the same
+/// for revision 4 and later. The number itself is [`Rev4::NUMBER`](crate::Rev4), widened to
+/// the register's width.
+pub const UDMA_REV_ID_4: u32 = <crate::Rev4 as crate::UdmaRevision>::NUMBER as u32;

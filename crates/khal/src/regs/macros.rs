@@ -16,6 +16,16 @@ macro_rules! marker {
     };
 }
 
+/// The inherent `ABS` constant of a marker (shared by `register!` and `seed_register!`).
+macro_rules! abs_const {
+    ($name:ident = $base:path, $off:literal) => {
+        impl $name {
+            /// Offset of this register from the start of the UDMA unit.
+            pub const ABS: usize = $base + $off;
+        }
+    };
+}
+
 /// Declares zero-sized register markers and checks them against the reference table.
 ///
 /// ```text
@@ -35,10 +45,7 @@ macro_rules! register {
     )*) => {
         register! { $block; $($(#[$meta])* $vis $name: $value = $tname @ $off;)* }
         $(
-            impl $name {
-                /// Offset of this register from the start of the UDMA unit.
-                pub const ABS: usize = $base + $off;
-            }
+            abs_const! { $name = $base, $off }
 
             const _: () = assert!(
                 $crate::table::abs_is($block, $tname, $base + $off),
@@ -71,7 +78,15 @@ macro_rules! register {
 /// Same marker shape as `register!`, plus a `const` assertion that no row of the block in
 /// `udma-registers.tsv` sits at that offset (a seed fact must not silently shadow a
 /// reference register). The name is this crate's, since neither source names the register.
+/// With `in BASE` (as `register!`), an inherent `ABS` constant too.
 macro_rules! seed_register {
+    ($block:literal in $base:path; $(
+        $(#[$meta:meta])*
+        $vis:vis $name:ident : $value:ty = $tname:literal @ $off:literal;
+    )*) => {
+        seed_register! { $block; $($(#[$meta])* $vis $name: $value = $tname @ $off;)* }
+        $(abs_const! { $name = $base, $off })*
+    };
     ($block:literal; $(
         $(#[$meta:meta])*
         $vis:vis $name:ident : $value:ty = $tname:literal @ $off:literal;

@@ -11,7 +11,6 @@
 //! them, so none is declared.
 
 use bitfield_struct::bitfield;
-use udma_desc::QueueId;
 
 use super::unit::{M2S_BASE, S2M_BASE};
 
@@ -94,6 +93,12 @@ pub struct TailInc {
     pub val: u32,
     #[bits(8)]
     __: u8,
+}
+
+impl TailInc {
+    /// The largest count the 24-bit `val` field holds; a larger one would reach the
+    /// reserved bits 31:24.
+    pub const MAX_COUNT: u32 = (1 << Self::VAL_BITS) - 1;
 }
 
 /// Queue completion behaviour (`comp_cfg`: TX `+0xa0`, RX `+0x54`).
@@ -234,20 +239,5 @@ pub use udma_desc::Direction;
 /// The same type as [`Direction`].
 pub type Dir = Direction;
 
-/// Both directions, in the order the driver programs them (TX first).
-pub const DIRECTIONS: [Direction; 2] = [Direction::Tx, Direction::Rx];
-
-/// Offset of direction `dir`'s block from the unit base.
-#[inline]
-pub const fn dir_base(dir: Direction) -> usize {
-    match dir {
-        Direction::Tx => M2S_BASE,
-        Direction::Rx => S2M_BASE,
-    }
-}
-
-/// Offset of queue `q`'s block of direction `dir` from the unit base.
-#[inline]
-pub const fn queue_base(dir: Direction, q: QueueId) -> usize {
-    dir_base(dir) + QUEUE_BLOCK + q.index() * QUEUE_STRIDE
-}
+// Both directions are `Direction::BOTH`; the offset of a queue block is
+// `UdmaLayout::queue_base` (`A::UDMA.queue_base` for an arch `A`).

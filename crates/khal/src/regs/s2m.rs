@@ -128,15 +128,12 @@ impl NoDescCfg {
     pub const TIMEOUT_MASK: u32 = 0x00FF_FFFF;
 }
 
-seed_register! { "s2m";
+seed_register! { "s2m" in S2M_BASE;
     /// S2M "no descriptor" policy (seed 004 §2 `al_udma_s2m_no_desc_cfg_set`: S2M common
     /// `+0x344`; abs `0x20344`: the seed's `al_udma_init` places S2M at `regs_base + 0x20000`,
     /// as the reference does).
     pub NoDescCfgReg: NoDescCfg = "s2m.no_desc_cfg" @ 0x0344;
 }
-
-/// Offset from the unit base of [`NoDescCfgReg`].
-pub const NO_DESC_CFG_ABS: usize = S2M_BASE + <NoDescCfgReg as mmio::Register>::OFFSET;
 
 register! { "s2m" in S2M_BASE;
     /// AXI settings for RX data writes, word 1.

@@ -20,7 +20,7 @@
 //! `gen`, like the V3 word. Both are checked at compile time not to collide with a `gen` row
 //! of the reference table.
 
-use udma_desc::QueueId;
+use udma_desc::{QUEUES_PER_ENGINE, QueueId};
 
 /// V3 (UDMA revision <= 3) target-id steering word, offset in `gen` (abs `0x3a3ec`).
 pub const TGTID_CONF_V3: usize = 0x23EC;
@@ -29,8 +29,8 @@ pub const TGTID_CONF_V3: usize = 0x23EC;
 pub const TGTID_QUEUE_V4_FIRST: usize = 608;
 /// Bytes per V4 per-queue target-id block (the `16*` of `16*(qid+608)`).
 pub const TGTID_QUEUE_V4_STRIDE: usize = 16;
-/// `DMA_MAX_Q_V4`: the queue bound the V4 path asserts (`al_hal_udma_config.c:1270`).
-pub const DMA_MAX_Q_V4: u8 = 16;
+// `DMA_MAX_Q_V4`, the queue bound the V4 path asserts (`al_hal_udma_config.c:1270`), is
+// 16, the engine's queue count: `udma_desc::QUEUES_PER_ENGINE`, which bounds every QueueId.
 
 /// Offset in `gen` of queue `q`'s V4 target-id block: `16*(q+608)` (`0x2600 + 16*q`).
 pub const fn tgtid_queue_v4(q: QueueId) -> usize {
@@ -62,7 +62,7 @@ const _: () = {
     use crate::table::no_row_at;
     assert!(no_row_at("gen", TGTID_CONF_V3));
     let mut q = 0;
-    while q < DMA_MAX_Q_V4 as usize {
+    while q < QUEUES_PER_ENGINE as usize {
         assert!(no_row_at(
             "gen",
             TGTID_QUEUE_V4_STRIDE * (q + TGTID_QUEUE_V4_FIRST)
@@ -72,5 +72,5 @@ const _: () = {
     // 608 * 16 = 0x2600: the block sits between gen.axi.cfg_1 (0x2300) and the AXI error
     // detection tables (0x2900), and the 16 blocks end before them.
     assert!(TGTID_QUEUE_V4_STRIDE * TGTID_QUEUE_V4_FIRST == 0x2600);
-    assert!(TGTID_QUEUE_V4_STRIDE * (TGTID_QUEUE_V4_FIRST + DMA_MAX_Q_V4 as usize) <= 0x2900);
+    assert!(TGTID_QUEUE_V4_STRIDE * (TGTID_QUEUE_V4_FIRST + QUEUES_PER_ENGINE as usize) <= 0x2900);
 };

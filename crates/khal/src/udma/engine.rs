@@ -9,15 +9,12 @@ use super::UdmaError;
 use super::error::RevisionFeature;
 use super::prefetch::{MIN_DESCS_PER_PACKET, check_max_descs, max_descs_in_range};
 use super::profile::DATA_CFG_MAX_PKT_LIMIT;
-use crate::Arch;
 use crate::regs::queue::{self, Dir, QueueCfg};
 use crate::regs::{gen_ex, general, m2s, s2m, unit};
+use crate::{Arch, Rev4, UdmaRevision};
 
 /// Queue-count argument meaning "every queue" (16).
 pub const QUEUE_COUNT_ALL: u8 = super::NUM_OF_QUEUES_ALL;
-/// UDMA revision 4 as the handle stores it.
-pub(super) const REV_4: u8 = 4;
-const _: () = assert!(REV_4 as u32 == crate::regs::m2s::UDMA_REV_ID_4);
 /// AXI transaction timeout the kernel programs at engine init (100,000,000 cycles, about
 /// 0.1 s); the userspace HAL writes [`HAL_PKT_CLK`](super::HAL_PKT_CLK) there instead.
 pub const AXI_TIMEOUT: u32 = super::KERNEL_AXI_TIMEOUT;
@@ -40,11 +37,11 @@ pub(super) const CFG_LEN: m2s::CfgLen = m2s::CfgLen::new()
 /// Writes `cfg` = `0x0003_0000` (EN_PREF | EN_SCHEDULING over a zero cache) to the TX then
 /// RX queue of every queue number, as both sources' engine init does before the cache is
 /// filled (kernel: `udma-notes.md` §2 step 2 and quirk 6; seed 004 §2 `al_udma_q_enable`).
-pub(super) fn enable_every_queue<M: Mmio>(r: &M) {
+pub(super) fn enable_every_queue<A: Arch, M: Mmio>(r: &M) {
     let enable = QueueCfg::new().enabled();
     for q in QueueId::all() {
-        for d in queue::DIRECTIONS {
-            r.window(queue::queue_base(d, q))
+        for d in Dir::BOTH {
+            r.window(A::UDMA.queue_base(d, q))
                 .write::<queue::Cfg>(enable);
         }
     }
@@ -211,7 +208,8 @@ impl<A: Arch, M: Mmio> Udma<A, M> {
     fn check_queue_count(requested: u8) -> Result<u8, UdmaError> {
         match requested {
             QUEUE_COUNT_ALL => Ok(QUEUES_PER_ENGINE),
-            1..=super::MAX_QUEUES => Ok(requested),
+            // `DMA_MAX_Q`: the seed's "max: %d" check, the kernel's "16 queues max".
+            1..=QUEUES_PER_ENGINE => Ok(requested),
             _ => Err(UdmaError::BadQueueCount { requested }),
         }
     }
@@ -236,7 +234,7 @@ impl<A: Arch, M: Mmio> Udma<A, M> {
     /// Every parameter is checked first; on error nothing is written.
     pub fn init(regs: M, params: EngineParams) -> Result<Self, UdmaError> {
         let engine = Self::attach(regs, params.queue_count, params.hw_revision)?;
-        engine.require_revision(RevisionFeature::EngineInit, 4)?;
+        engine.require_revision(RevisionFeature::EngineInit, Rev4::NUMBER)?;
         check_max_descs(u32::from(params.max_descs_per_packet))?;
         let r = &engine.regs;
         let (tx, rx, genb, genx) = (
@@ -248,7 +246,7 @@ impl<A: Arch, M: Mmio> Udma<A, M> {
 
         // Step 2. The driver ORs the enable bits into a cfg cache that is still zero at this
         // point (it fills it at step 6), so the reset bits 24-25 are not written: 0x00030000.
-        enable_every_queue(r);
+        enable_every_queue::<A, _>(r);
 
         // Step 3: engine defaults.
         let s = &A::SCALARS;

@@ -111,6 +111,16 @@ pub enum UdmaError {
         /// Its bus address.
         addr: u64,
     },
+    /// A copy start with an RX count of 0: the kernel's doorbell helper refuses it with -1
+    /// and writes nothing (`udma-notes.md` §6, §13; 2.25.4.0 crashed).
+    DoorbellRxCountZero,
+    /// A doorbell count that does not fit the 24-bit tail-increment field.
+    DoorbellCountTooWide {
+        /// Direction of the doorbell.
+        dir: Dir,
+        /// The count given.
+        count: u32,
+    },
     /// A state that software cannot request (IDLE, RESET).
     StateNotSettable {
         /// The state asked for.
@@ -190,6 +200,12 @@ impl fmt::Display for UdmaError {
             }
             UdmaError::RingOverflow { dir, addr } => {
                 write!(f, "{dir:?} ring at {addr:#x} wraps the address space")
+            }
+            UdmaError::DoorbellRxCountZero => {
+                write!(f, "copy start with RX count 0 (RX is always rung)")
+            }
+            UdmaError::DoorbellCountTooWide { dir, count } => {
+                write!(f, "{dir:?} doorbell count {count} does not fit 24 bits")
             }
             UdmaError::StateNotSettable { state } => write!(f, "state {state:?} cannot be set"),
         }

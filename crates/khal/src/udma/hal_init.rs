@@ -33,8 +33,8 @@ use mmio::{Mmio, MmioExt};
 use super::engine::{ArchEngineScalars, CFG_LEN};
 use super::profile::{BringUpProfile, DATA_CFG_MAX_PKT_LIMIT, HAL_PKT_CLK, S2M_APP_ACK_TIMEOUT};
 use super::{EngineParams, Udma, UdmaError};
-use crate::Arch;
 use crate::regs::{general, m2s, s2m, unit};
+use crate::{Arch, Rev4, UdmaRevision};
 
 impl<A: Arch, M: Mmio> Udma<A, M> {
     /// Engine init by `profile`: [`BringUpProfile::UserspaceHal`] runs
@@ -75,12 +75,12 @@ impl<A: Arch, M: Mmio> Udma<A, M> {
     ) -> Result<Self, UdmaError> {
         // Step 1: the revision, read before anything is written.
         let word = regs.window(unit::M2S_BASE).read::<m2s::DmaVersion>();
-        let rev = m2s::revision_from_dma_version(word);
-        if rev != m2s::UDMA_REV_ID_4 {
-            return Err(UdmaError::UnsupportedDmaRevision { value: rev });
+        // The whole word is the revision (see `m2s::UDMA_REV_ID_4` for what is unknown).
+        if word != m2s::UDMA_REV_ID_4 {
+            return Err(UdmaError::UnsupportedDmaRevision { value: word });
         }
         // Step 2 (and the arch's revision agreeing with the hardware's).
-        let engine = Self::attach(regs, params.queue_count, Some(super::engine::REV_4))?;
+        let engine = Self::attach(regs, params.queue_count, Some(Rev4::NUMBER))?;
         let r = engine.regs();
         let (tx, rx, genb) = (
             r.window(unit::M2S_BASE),
@@ -89,7 +89,7 @@ impl<A: Arch, M: Mmio> Udma<A, M> {
         );
 
         // Step 3: al_udma_q_enable, M2S then S2M, every queue.
-        super::engine::enable_every_queue(r);
+        super::engine::enable_every_queue::<A, _>(r);
         // Step 4: the per-arch data FIFO depth.
         tx.write::<m2s::DataCfgReg>(
             m2s::DataCfg::new()

@@ -43,8 +43,8 @@ pub use error::{RevisionFeature, UdmaError};
 pub use error_irq::unmask_error_interrupts;
 pub use prefetch::{MAX_DESCS_PER_PACKET, MIN_DESCS_PER_PACKET};
 pub use profile::{
-    BringUpProfile, DATA_CFG_MAX_PKT_LIMIT, HAL_PKT_CLK, KERNEL_AXI_TIMEOUT, MAX_QUEUES,
-    NUM_OF_QUEUES_ALL, S2M_APP_ACK_TIMEOUT,
+    BringUpProfile, DATA_CFG_MAX_PKT_LIMIT, HAL_PKT_CLK, KERNEL_AXI_TIMEOUT, NUM_OF_QUEUES_ALL,
+    S2M_APP_ACK_TIMEOUT,
 };
 pub use queue::{MAX_RING_SIZE, MIN_RING_SIZE, RING_ALIGN, RingConfig};
 pub use state::UdmaState;

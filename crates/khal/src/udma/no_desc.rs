@@ -4,7 +4,8 @@
 //! The seed's read-modify-write of S2M `+0x344`, kept exactly:
 //! `r = (r & ~0x18000000) | (drop_en ? 0x08000000 : 0) | (timeout & 0x00FFFFFF)`.
 //! Two details follow the seed as written: the timeout is OR-ed in (bits 23:0 are not
-//! cleared first, so program it once, from the reset value), and bit 28 — which the seed
+//! cleared first, so a second call cannot lower a timeout: program it once, from the reset
+//! value), and bit 28 — which the seed
 //! labels "mask" and clears — is set here from the `mask` argument the function takes (the
 //! seed's expression shows only the drop bit being set; with `mask` false the write is the
 //! seed's exactly).
@@ -25,6 +26,10 @@ impl<A: Arch, M: Mmio> Udma<A, M> {
     /// `drop_en` (wait forever: use [`set_s2m_no_desc_wait_forever`]), are refused before any
     /// access.
     ///
+    /// As in the seed, the timeout is OR-ed into the bits read back (`| (timeout &
+    /// 0x00FFFFFF)` after clearing only `0x18000000`): a second call cannot lower a timeout
+    /// programmed before, only add bits to it.
+    ///
     /// [`set_s2m_no_desc_wait_forever`]: Self::set_s2m_no_desc_wait_forever
     pub fn set_s2m_no_desc(
         &self,
@@ -42,9 +47,14 @@ impl<A: Arch, M: Mmio> Udma<A, M> {
         Ok(())
     }
 
-    /// Explicit opt-in to the seed's "wait forever": no drop, timeout 0.
+    /// Explicit opt-in to the seed's "wait forever" ("setting timeout to 0 will cause the
+    /// udma to wait forever"): no drop, and the timeout field `[23:0]` actually 0. Unlike the
+    /// seed-shaped [`set_s2m_no_desc`](Self::set_s2m_no_desc), this clears bits 23:0 before
+    /// the write, so a timeout programmed before does not survive.
     pub fn set_s2m_no_desc_wait_forever(&self, mask: bool) {
-        self.write_no_desc(false, mask, 0);
+        let rx = self.regs().window(unit::S2M_BASE);
+        let r = rx.read::<NoDescCfgReg>().into_bits() & !NoDescCfg::TIMEOUT_MASK;
+        rx.write::<NoDescCfgReg>(Self::no_desc_word(r, false, mask, 0));
     }
 
     /// Reads the policy word back.
@@ -54,12 +64,19 @@ impl<A: Arch, M: Mmio> Udma<A, M> {
 
     fn write_no_desc(&self, drop_en: bool, mask: bool, timeout: u32) {
         let rx = self.regs().window(unit::S2M_BASE);
-        let r = rx.read::<NoDescCfgReg>().into_bits() & !NoDescCfg::POLICY_BITS;
+        let r = rx.read::<NoDescCfgReg>().into_bits();
+        rx.write::<NoDescCfgReg>(Self::no_desc_word(r, drop_en, mask, timeout));
+    }
+
+    /// The seed's expression on the word read back `r`: clear bits 27/28, set drop/mask, OR
+    /// the timeout in.
+    fn no_desc_word(r: u32, drop_en: bool, mask: bool, timeout: u32) -> NoDescCfg {
         let policy = NoDescCfg::new()
             .with_drop_en(drop_en)
             .with_mask(mask)
             .into_bits();
-        let v = r | policy | (timeout & NoDescCfg::TIMEOUT_MASK);
-        rx.write::<NoDescCfgReg>(NoDescCfg::from_bits(v));
+        NoDescCfg::from_bits(
+            (r & !NoDescCfg::POLICY_BITS) | policy | (timeout & NoDescCfg::TIMEOUT_MASK),
+        )
     }
 }

@@ -33,8 +33,6 @@ pub const DATA_CFG_MAX_PKT_LIMIT: u16 = 0x100;
 pub const S2M_APP_ACK_TIMEOUT: u32 = 0;
 /// `num_of_queues` value meaning "all queues" (seed: `0xFF ? 16`; kernel: "0xff means all").
 pub const NUM_OF_QUEUES_ALL: u8 = 0xFF;
-/// Most queues an engine has (`DMA_MAX_Q`: seed "max: %d" check, kernel "16 queues max").
-pub const MAX_QUEUES: u8 = 16;
 
 /// Which source's engine-init sequence [`Udma::init_with`](crate::udma::Udma) runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -4,8 +4,8 @@
 //!
 //! The seed gives where the words are, not what is in them (see
 //! [`regs::tgtid`](crate::regs::tgtid)): the methods take the raw words and say which
-//! queue bound the seed asserts. V4 asserts `qid < DMA_MAX_Q_V4` (16, which every
-//! [`QueueId`] is), V3 asserts `qid < udma->num_of_queues` (the configured count).
+//! queue bound the seed asserts. V4 asserts `qid < DMA_MAX_Q_V4` (16,
+//! [`udma_desc::QUEUES_PER_ENGINE`], which every [`QueueId`] is below), V3 asserts `qid < udma->num_of_queues` (the configured count).
 
 use mmio::{Mmio, MmioExt};
 use udma_desc::QueueId;

@@ -108,8 +108,18 @@ impl<A: Arch + TargetTranslationTable, M: Mmio> Udma<A, M>
 where
     A::Revision: TttRevision,
 {
+    /// The marker and [`Arch::TTT_DEFAULT_ON_NORMAL`] state one fact twice (seed 004 §2: the
+    /// TTT default configuration is "MARIANA-only" and "reached only from
+    /// `al_udma_state_set_wait` on the NORMAL transition"): an arch with the marker but
+    /// without the flag fails to compile as soon as it uses a TTT method.
+    const TTT_RUNS_ON_NORMAL: () = assert!(
+        A::TTT_DEFAULT_ON_NORMAL,
+        "an arch implementing TargetTranslationTable must set TTT_DEFAULT_ON_NORMAL"
+    );
+
     /// `al_udma_ttt_en`: sets or clears bit 0 of `+0x800` (read-modify-write).
     pub fn ttt_en<W: Mmio + ?Sized>(&self, tgtid: &W, enable: bool) {
+        let () = Self::TTT_RUNS_ON_NORMAL;
         tgtid.modify32(TTT_CTRL, |v| if enable { v | TTT_EN } else { v & !TTT_EN });
     }
 
@@ -120,6 +130,7 @@ where
         tgtid: &W,
         entry: &TttEntry,
     ) -> Result<(), UdmaError> {
+        let () = Self::TTT_RUNS_ON_NORMAL;
         let words = entry.words()?;
         for (i, v) in words.iter().enumerate() {
             tgtid.write32(TTT_ENTRY + 4 * i, *v);
@@ -140,6 +151,7 @@ where
         defaults: &TttDefaults,
         max_polls: u32,
     ) -> Result<(), UdmaError> {
+        let () = Self::TTT_RUNS_ON_NORMAL;
         let queues = || QueueId::all().take(usize::from(self.queue_count()));
         for q in queues() {
             (defaults.entry_for)(q).words()?;
@@ -173,6 +185,7 @@ where
         defaults: &TttDefaults,
         max_polls: u32,
     ) -> Result<(), UdmaError> {
+        let () = Self::TTT_RUNS_ON_NORMAL;
         if state == super::UdmaState::Normal {
             self.ttt_default_config(tgtid, defaults, max_polls)?;
         }

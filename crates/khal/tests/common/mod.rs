@@ -1,9 +1,10 @@
 //! Shared test helpers: the reference tables and a parser.
 #![allow(dead_code)]
 
+/// The crate's own copy of the register table, the one `src/table.rs` compiles against.
 pub const UDMA_REGISTERS: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/tests/data/udma-registers.tsv"
+    "/tables/udma-registers.tsv"
 ));
 pub const UDMA_BITFIELDS: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),

@@ -79,7 +79,7 @@ fn print<A: Arch>(out: &mut impl Write, only: Option<BlockName>) -> std::io::Res
         )?;
     }
     if want(BlockName::Queue) {
-        for dir in khal::regs::queue::DIRECTIONS {
+        for dir in Dir::BOTH {
             let (name, base) = match dir {
                 Dir::Tx => ("TX (m2s_q)", l.m2s_base),
                 Dir::Rx => ("RX (s2m_q)", l.s2m_base),
