@@ -60,13 +60,16 @@ fn state_value(s: UdmaState) -> u32 {
     s as u32
 }
 
-/// A settable state from the driver's enum value (IDLE and RESET are not settable).
-fn settable_state(v: u32) -> Result<UdmaState, Errno> {
+/// The state DMA_ENG_SET_STATE writes for a driver enum value: DISABLE 0, NORMAL 2, ABORT 3.
+/// IDLE (1) and RESET (4) are ignored by the setter (`ioctl-commands.tsv` row
+/// DMA_ENG_SET_STATE; dma-path.md step 4); any other value is not named by the reference,
+/// and the emulator ignores it too (emulator's choice), so the call still returns 0.
+fn settable_state(v: u32) -> Option<UdmaState> {
     match v {
-        0 => Ok(UdmaState::Disable),
-        2 => Ok(UdmaState::Normal),
-        3 => Ok(UdmaState::Abort),
-        _ => Err(Errno::INVAL),
+        0 => Some(UdmaState::Disable),
+        2 => Some(UdmaState::Normal),
+        3 => Some(UdmaState::Abort),
+        _ => None,
     }
 }
 
@@ -189,9 +192,18 @@ pub(super) fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> {
         return Ok(0);
     }
     if c == DMA_ENG_SET_STATE.code() {
+        // Returns 0 whenever the copy-in succeeded and eng_id < 132, whatever the state
+        // (`ioctl-commands.tsv` row DMA_ENG_SET_STATE).
         let a: DmaEngSetState = mem.copy_in(arg)?;
-        let state = settable_state(a.state)?;
-        engine(dev(st, call)?, a.eng_id, EngineOp::SetState(state))?;
+        if a.eng_id >= MAX_ENG_ID {
+            return Err(Errno::INVAL);
+        }
+        if let Some(state) = settable_state(a.state) {
+            // An engine the driver never initialised has no register mapping on hardware;
+            // the model has no such engine, and the emulator refuses it with EINVAL
+            // (emulator's choice: the reference does not state an answer).
+            engine(dev(st, call)?, a.eng_id, EngineOp::SetState(state))?;
+        }
         return Ok(0);
     }
     if c == DMA_ENG_GET_STATE.code() {

@@ -461,10 +461,21 @@ fn dma_engines_queues_and_descriptors_run_on_the_model() {
             .unwrap_err(),
         ioctl_err("NEURON_IOCTL_DMA_DESCRIPTOR_COPYOUT", Errno::INVAL)
     );
-    // Engine state through khal: IDLE is not settable, ABORT and NORMAL are.
+    // Engine state through khal: IDLE (1) and RESET (4) are ignored by the setter and
+    // still return 0 (ioctl-commands.tsv row DMA_ENG_SET_STATE: "1 and 4 are ignored by the
+    // setter; returns 0 whenever the copy-in succeeded and eng_id < 132").
+    h.dma_eng_set_state(3, 1).unwrap();
+    h.dma_eng_set_state(3, 4).unwrap();
+    let eng = h.dma_eng_get_state(3).unwrap();
     assert_eq!(
-        h.dma_eng_set_state(3, 1).unwrap_err(),
-        ioctl_err("NEURON_IOCTL_DMA_ENG_SET_STATE", Errno::INVAL)
+        (eng.tx_state, eng.rx_state),
+        (2, 2),
+        "IDLE and RESET changed nothing"
+    );
+    assert_eq!(
+        h.dma_eng_set_state(132, 2).unwrap_err(),
+        ioctl_err("NEURON_IOCTL_DMA_ENG_SET_STATE", Errno::INVAL),
+        "eng_id >= 132"
     );
     h.dma_eng_set_state(3, 3).unwrap();
     let eng = h.dma_eng_get_state(3).unwrap();
