@@ -182,13 +182,10 @@ pub(super) fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> {
         return Ok(0);
     }
     if c == DMA_ENG_INIT.code() {
-        // A no-op in current drivers (engines are initialised with the device); older
-        // ones re-ran engine init, which the model does for an engine it has.
-        let a: DmaEngInit = mem.copy_in(arg)?;
-        let d = dev(st, call)?;
-        if a.eng_id < d.engine_count() {
-            engine(d, a.eng_id, EngineOp::BringUp)?;
-        }
+        // "deprecated no-op; returns 0 (after the attach check)" (`ioctl-commands.tsv` row
+        // DMA_ENG_INIT; dma-path.md step 4 "DMA_ENG_INIT does nothing"): the attach check
+        // is the dispatcher's, the struct is still copied in, no engine is touched.
+        let _: DmaEngInit = mem.copy_in(arg)?;
         return Ok(0);
     }
     if c == DMA_ENG_SET_STATE.code() {

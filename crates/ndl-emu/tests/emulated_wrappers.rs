@@ -484,6 +484,14 @@ fn dma_engines_queues_and_descriptors_run_on_the_model() {
         model.engine_state(3, neuron_emu::Direction::Tx),
         Some(neuron_emu::EngineState::Aborted)
     );
+    // DMA_ENG_INIT is a "deprecated no-op; returns 0 (after the attach check)"
+    // (ioctl-commands.tsv row DMA_ENG_INIT): it does not bring the aborted engine back.
+    h.dma_eng_init(3).unwrap();
+    assert_eq!(
+        h.dma_eng_get_state(3).unwrap().tx_state,
+        3,
+        "ENG_INIT did nothing"
+    );
     h.dma_eng_set_state(3, 2).unwrap();
     assert_eq!(h.dma_eng_get_state(3).unwrap().tx_state, 2);
     assert_eq!(
