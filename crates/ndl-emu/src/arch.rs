@@ -3,7 +3,7 @@
 //! on the model's BAR0 (engine bring-up, state, queue init and reset, doorbells).
 
 use khal::regs::QueueReg;
-use khal::regs::queue::{Dir, RingPtr};
+use khal::regs::queue::{Dir, RingLen, RingPtr};
 use khal::udma::{EngineParams, QUEUE_COUNT_ALL, RingConfig, Udma, UdmaError, UdmaState};
 use khal::{Arch, ArchVisitor, Generation, Scalars};
 use mmio::{Mmio, Window};
@@ -102,7 +102,7 @@ pub(crate) enum EngineOp {
     InitQueue(Dir, QueueId, RingConfig),
     /// Rings the RX then the TX doorbell (a zero count rings nothing).
     Doorbell(QueueId, u32, u32),
-    /// Head and tail pointer registers of one direction of a queue.
+    /// Head, tail and ring length registers of one direction of a queue.
     Pointers(Dir, QueueId),
 }
 
@@ -110,8 +110,16 @@ pub(crate) enum EngineOp {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum EngineAnswer {
     Done,
-    State { tx: UdmaState, rx: UdmaState },
-    Pointers { head: RingPtr, tail: RingPtr },
+    State {
+        tx: UdmaState,
+        rx: UdmaState,
+    },
+    Pointers {
+        head: RingPtr,
+        tail: RingPtr,
+        /// Ring length in descriptors, as the queue's length register holds it.
+        len: u32,
+    },
 }
 
 struct Run<'a> {
@@ -168,6 +176,7 @@ impl ArchVisitor for Run<'_> {
                 EngineAnswer::Pointers {
                     head: RingPtr::from_bits(read(QueueReg::Drhp)),
                     tail: RingPtr::from_bits(read(QueueReg::Drtp)),
+                    len: RingLen::from_bits(read(QueueReg::Drl)).descs(),
                 }
             }
         })

@@ -456,10 +456,20 @@ fn dma_engines_queues_and_descriptors_run_on_the_model() {
         ioctl_err("NEURON_IOCTL_DMA_QUEUE_COPY_START", Errno::PERM),
         "no RX descriptors"
     );
+    // dma-path.md step 8: "`start_index` + `count` must fit the ring length read from
+    // hardware, else -EFBIG; count 0 -> -EINVAL".
     assert_eq!(
         h.dma_descriptor_copyout(3, 1, QueueType::Rx, 31, &mut out)
             .unwrap_err(),
-        ioctl_err("NEURON_IOCTL_DMA_DESCRIPTOR_COPYOUT", Errno::INVAL)
+        ioctl_err("NEURON_IOCTL_DMA_DESCRIPTOR_COPYOUT", Errno::FBIG)
+    );
+    h.dma_descriptor_copyout(3, 1, QueueType::Rx, 29, &mut out)
+        .unwrap();
+    assert_eq!(
+        h.dma_descriptor_copyout(3, 1, QueueType::Rx, 0, &mut [])
+            .unwrap_err(),
+        ioctl_err("NEURON_IOCTL_DMA_DESCRIPTOR_COPYOUT", Errno::INVAL),
+        "count 0"
     );
     // Engine state through khal: IDLE (1) and RESET (4) are ignored by the setter and
     // still return 0 (ioctl-commands.tsv row DMA_ENG_SET_STATE: "1 and 4 are ignored by the
