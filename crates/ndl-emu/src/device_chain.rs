@@ -230,8 +230,9 @@ pub(super) fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> {
         let mut a = Box::new(DmaQueueInitBatch::new_zeroed());
         mem.read(arg, zerocopy::IntoBytes::as_mut_bytes(&mut *a))
             .map_err(|_| Errno::ACCESS)?;
+        // "`count` >= 256 -> -E2BIG" (dma-path.md step 4).
         if a.count >= 256 {
-            return Err(Errno::INVAL);
+            return Err(Errno::TOOBIG);
         }
         let d = dev(st, call)?;
         for e in a.entries.iter().take(a.count as usize) {

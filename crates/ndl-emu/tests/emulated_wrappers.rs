@@ -10,7 +10,9 @@ use khal_cayman::Cayman;
 use mmio::Mmio;
 use ndl_emu::{DeviceConfig, ENOTSUPP, EmulatedKernel, resource};
 use ndl_std::ioctl_codes::{self, Dir};
-use ndl_std::ioctl_structs::{DmaQueueInit, NotificationsInitV2, NotificationsInitWithReallocV2};
+use ndl_std::ioctl_structs::{
+    DmaQueueInit, DmaQueueInitBatch, NotificationsInitV2, NotificationsInitWithReallocV2,
+};
 use ndl_std::{
     AccessMode, BatchFrom, BatchTo, Errno, Error, Family, Generation, Kernel, MemHandle,
     MemLocation, Ndl, OpFrom, OpTo, QueueType,
@@ -900,6 +902,31 @@ fn legacy_fallback_latches_once_per_family() {
     let a = h.mem_alloc(64, 0, MemLocation::Host, 0).unwrap();
     assert!(h.mem_copy(a, 1 << 32, a, 0, 1).is_err());
     assert!(Family::ALL.iter().all(|f| !modern.compat().is_legacy(*f)));
+}
+
+#[test]
+fn queue_init_batch_of_256_or_more_is_e2big() {
+    // dma-path.md step 4: DMA_QUEUE_INIT_BATCH "(`count` >= 256 -> -E2BIG; not
+    // attach-checked)". The wrapper refuses such a batch itself, so the raw request is sent.
+    let k = EmulatedKernel::new(Generation::V3, 1).unwrap();
+    let fd = k
+        .open(Path::new("/dev/neuron0"), AccessMode::ReadOnly)
+        .unwrap();
+    let mut batch = Box::new(<DmaQueueInitBatch as zerocopy::FromZeros>::new_zeroed());
+    const BATCH: u32 = ioctl_codes::DMA_QUEUE_INIT_BATCH.code();
+    for (count, want) in [
+        (256, Err(Errno::TOOBIG)),
+        (u32::MAX, Err(Errno::TOOBIG)),
+        (0, Ok(0)),
+    ] {
+        batch.count = count;
+        // SAFETY: `batch` is a whole, zeroed `neuron_ioctl_dma_queue_init_batch` (no user
+        // addresses in it), live across the call.
+        let got = unsafe { k.ioctl::<BATCH>(fd, (&raw mut *batch).cast()) };
+        assert_eq!(got, want, "count {count}");
+    }
+    // SAFETY: `fd` came from `open` and is closed once.
+    unsafe { k.close(fd) };
 }
 
 #[test]
