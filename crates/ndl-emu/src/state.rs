@@ -12,8 +12,9 @@ use super::user::UserMemory;
 use ndl_std::MemLocation;
 use ndl_std::{AccessMode, Errno, RawFd};
 
-/// Processes that can attach to one device.
-pub(crate) const MAX_ATTACHED: usize = 8;
+/// Processes that can attach to one device: "one of 16 per-device slots (-EBUSY when none is
+/// free)" (dma-path.md step 0).
+pub(crate) const MAX_ATTACHED: usize = 16;
 /// First fd number the model hands out (clearly not a real fd of the test process).
 const FIRST_FD: RawFd = 1000;
 /// Page size of the model's mmap space.

@@ -905,6 +905,28 @@ fn legacy_fallback_latches_once_per_family() {
 }
 
 #[test]
+fn sixteen_processes_attach_and_the_seventeenth_is_ebusy() {
+    // dma-path.md step 0: an O_RDWR open attaches the process "to one of 16 per-device slots
+    // (-EBUSY when none is free)"; a free-access open takes no slot.
+    let k = EmulatedKernel::new(Generation::V3, 1).unwrap();
+    let node = Path::new("/dev/neuron0");
+    let fds: Vec<_> = (0..16)
+        .map(|pid| k.open_as(node, AccessMode::ReadWrite, 5000 + pid).unwrap())
+        .collect();
+    assert_eq!(
+        k.open_as(node, AccessMode::ReadWrite, 6000),
+        Err(Errno::BUSY)
+    );
+    // A process already attached opens again without a new slot.
+    let again = k.open_as(node, AccessMode::ReadWrite, 5000).unwrap();
+    assert!(k.open_as(node, AccessMode::WriteOnly, 6000).is_ok());
+    // Its last close frees the slot.
+    k.release(again);
+    k.release(fds[15]);
+    assert!(k.open_as(node, AccessMode::ReadWrite, 6000).is_ok());
+}
+
+#[test]
 fn queue_init_batch_of_256_or_more_is_e2big() {
     // dma-path.md step 4: DMA_QUEUE_INIT_BATCH "(`count` >= 256 -> -E2BIG; not
     // attach-checked)". The wrapper refuses such a batch itself, so the raw request is sent.
