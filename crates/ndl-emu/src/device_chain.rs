@@ -98,14 +98,8 @@ pub(super) fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> {
         let mut info = DeviceInfo::new_zeroed();
         info.architecture = d.facts.generation.number().into();
         info.revision = d.config.revision;
-        let hbm: u64 = d.emu.with_memory(|m| {
-            m.regions()
-                .iter()
-                .filter(|r| r.kind() != RegionKind::Host)
-                .map(|r| r.size())
-                .sum()
-        });
-        info.bar_size = [d.bar0_size, hbm];
+        // Entry 1 is "the unused AXI BAR and [is] 0 on V2 and later" (bar-README.md).
+        info.bar_size = [d.bar0_size, 0];
         info.bar_address = [super::bar_rw::bar0_kva(call.device), 0];
         mem.copy_out(arg, &info)?;
         return Ok(0);

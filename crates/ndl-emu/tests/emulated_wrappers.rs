@@ -74,13 +74,12 @@ fn identity_queries() {
         .unwrap() as u64
         + khal::regs::unit::UNIT_SIZE as u64;
     assert!(info.bar_size[0].is_power_of_two() && info.bar_size[0] >= last_unit_end);
-    // BAR4 spans every HBM channel the arch has (arch-scalars.tsv dram_channels: 4 on V3),
-    // each of the model's configured size.
-    assert_eq!(Cayman::SCALARS.dram_channels, 4);
+    // bar-README.md: "`bar_address[1]`/`bar_size[1]` describe the unused AXI BAR and are 0 on
+    // V2 and later".
     assert_eq!(
-        info.bar_size[1],
-        u64::from(Cayman::SCALARS.dram_channels) * cfg(2).memory.hbm_bytes_per_channel,
-        "every HBM channel"
+        (info.bar_address[1], info.bar_size[1]),
+        (0, 0),
+        "the unused AXI BAR"
     );
     assert_eq!(dev.device_bdf().unwrap().bus_number, cfg(2).bus);
     assert_eq!(dev.host_device_id().unwrap(), cfg(2).host_device_id);
