@@ -534,12 +534,12 @@ pub(super) fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> {
         let a: MemBufCopy64zcBatches = mem.copy_in(arg)?;
         let d = dev(st, call)?;
         for i in 0..u64::from(a.num_batches) {
-            let b: MemcpyBatch =
-                mem.copy_in(a.batches_ptr.addr() + i * size_of::<MemcpyBatch>() as u64)?;
+            // Overflow-checked element addresses: an array wrapping past the top of the
+            // address space is a failed copy (EFAULT), not an arithmetic overflow.
+            let b: MemcpyBatch = mem.copy_in_at(a.batches_ptr.addr(), i)?;
             let m = *d.mem(b.mem_handle)?;
             for j in 0..u64::from(b.num_ops) {
-                let op: TensorBatchOp =
-                    mem.copy_in(b.ops_ptr.addr() + j * size_of::<TensorBatchOp>() as u64)?;
+                let op: TensorBatchOp = mem.copy_in_at(b.ops_ptr.addr(), j)?;
                 let at = b
                     .mem_handle_offset
                     .checked_add(op.offset)
