@@ -436,6 +436,11 @@ impl Kernel for EmulatedKernel {
     }
 
     unsafe fn mmap(&self, fd: RawFd, len: usize, offset: u64) -> Result<EmulatedRegion, Errno> {
+        // mmap(2) itself refuses an offset that is not page-aligned before the driver sees
+        // the call (mmap-README.md, refusals: "offset not page-aligned | EINVAL (mmap(2))").
+        if offset % state::PAGE != 0 {
+            return Err(Errno::INVAL);
+        }
         let mut st = self.lock();
         let file = *st.files.get(&fd).ok_or(Errno::BADF)?;
         // A shared writable mapping needs an fd opened for reading and writing.
