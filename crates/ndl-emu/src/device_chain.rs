@@ -265,14 +265,20 @@ pub(super) fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> {
             return Err(Errno::INVAL);
         }
         let q = *d.queues.get(&(a.eng_id, a.qid)).ok_or(Errno::INVAL)?;
-        let (_, ring) = completion_ring(&q)?;
-        // Software bookkeeping only (no register is written); a ring whose size is not
-        // a power of two is refused (2.26.5.0).
+        let (dir, ring) = completion_ring(&q)?;
+        // Software bookkeeping only (no register is written): the RX ring's index, then
+        // the TX ring's. A ring whose size is not a power of two is refused with -1
+        // (2.26.5.0), and "a failing rx ack leaves tx unacked" (ioctl-commands.tsv row
+        // DMA_ACK_COMPLETED). DMA_QUEUE_INIT accepts such rings, so this is where they are
+        // refused. The emulator keeps one index, the completion ring's.
         if !ring.size.is_power_of_two() {
             return Err(Errno::PERM);
         }
         if let Some(q) = d.queues.get_mut(&(a.eng_id, a.qid)) {
             q.acked = q.acked.wrapping_add(a.count) & (ring.size - 1);
+        }
+        if dir == Dir::Rx && q.tx.is_some_and(|t| !t.size.is_power_of_two()) {
+            return Err(Errno::PERM);
         }
         return Ok(0);
     }
@@ -614,16 +620,23 @@ fn completion_ring(q: &QueueRec) -> Result<(Dir, RingRec), Errno> {
         .ok_or(Errno::INVAL)
 }
 
-/// One direction of DMA_QUEUE_INIT: no ring (count 0 and handle 0), or a ring of `count`
-/// descriptors in the handle's memory.
+/// One direction of DMA_QUEUE_INIT: no ring (the handle does not resolve), or a ring of
+/// `count` descriptors at the start of the handle's chunk, checked by the driver's rules
+/// (dma-path.md step 2): start and end 256-byte aligned (-1), entry count a multiple of 16
+/// (-1), then 32..=2^24-16 (EINVAL). A power of two is not required here (DMA_ACK_COMPLETED
+/// refuses one that is not). The chunk size is not checked against the count (the driver's
+/// check is commented out).
 fn ring_of(d: &DeviceState, handle: u64, count: u32) -> Result<Option<RingRec>, Errno> {
     // A handle of 0, or one that does not resolve, is "no ring" to the driver.
     let Ok(m) = d.mem(handle) else {
         return Ok(None);
     };
-    // Entry count a multiple of 16 (-1), then 32..=2^24-16 (EINVAL). The chunk size is not
-    // checked against the count (the driver's check is commented out).
-    if count % RING_SIZE_MULTIPLE != 0 {
+    let align = khal::udma::RING_ALIGN;
+    let end = u64::from(count)
+        .checked_mul(DESC_SIZE as u64)
+        .and_then(|n| m.addr.checked_add(n))
+        .ok_or(Errno::PERM)?;
+    if m.addr % align != 0 || end % align != 0 || count % RING_SIZE_MULTIPLE != 0 {
         return Err(Errno::PERM);
     }
     if !(RING_MIN_SIZE..=RING_MAX_SIZE).contains(&count) {
@@ -635,6 +648,28 @@ fn ring_of(d: &DeviceState, handle: u64, count: u32) -> Result<Option<RingRec>, 
     }))
 }
 
+/// Checks one direction's ring and programs it (khal's hardware-rules queue init).
+fn init_dir(
+    d: &DeviceState,
+    eng_id: u32,
+    qid: QueueId,
+    dir: Dir,
+    handle: u64,
+    count: u32,
+) -> Result<Option<RingRec>, Errno> {
+    let ring = ring_of(d, handle, count)?;
+    if let Some(r) = ring {
+        let c = RingConfig {
+            bus_addr: r.addr,
+            size: r.size,
+        };
+        engine(d, eng_id, EngineOp::InitQueue(dir, qid, c))?;
+    }
+    Ok(ring)
+}
+
+/// DMA_QUEUE_INIT (dma-path.md step 4): TX first and RX second, each checked then
+/// programmed, so "a TX success followed by an RX failure leaves TX programmed".
 fn queue_init(d: &mut DeviceState, a: &DmaQueueInit) -> Result<(), Errno> {
     if a.eng_id >= MAX_ENG_ID {
         return Err(Errno::INVAL);
@@ -647,30 +682,24 @@ fn queue_init(d: &mut DeviceState, a: &DmaQueueInit) -> Result<(), Errno> {
     if super::h2t::driver_owned(d, a.eng_id, a.qid) {
         return Err(Errno::ALREADY);
     }
-    let tx = ring_of(d, a.tx_handle, a.tx_desc_count)?;
-    let rx = ring_of(d, a.rx_handle, a.rx_desc_count)?;
-    // No completion ring for a user queue: a valid handle fails the init with -1.
+    // No completion ring for a user queue: a valid handle fails the init with -1. The
+    // reference does not say whether this comes before or after TX is programmed; the
+    // emulator refuses before programming either ring (emulator's choice).
     if a.rxc_handle != 0 && d.mem(a.rxc_handle).is_ok() {
         return Err(Errno::PERM);
     }
-    // Both rings are checked (khal validates base alignment and size) before either is
-    // programmed.
-    let config = |r: Option<RingRec>, dir| -> Result<Option<RingConfig>, Errno> {
-        r.map(|r| {
-            let c = RingConfig {
-                bus_addr: r.addr,
-                size: r.size,
-            };
-            c.validate(dir).map(|()| c).map_err(|_| Errno::INVAL)
-        })
-        .transpose()
-    };
-    let (tc, rc) = (config(tx, Dir::Tx)?, config(rx, Dir::Rx)?);
-    for (dir, c) in [(Dir::Tx, tc), (Dir::Rx, rc)] {
-        if let Some(c) = c {
-            engine(d, a.eng_id, EngineOp::InitQueue(dir, qid, c))?;
+    let tx = init_dir(d, a.eng_id, qid, Dir::Tx, a.tx_handle, a.tx_desc_count)?;
+    let rx = match init_dir(d, a.eng_id, qid, Dir::Rx, a.rx_handle, a.rx_desc_count) {
+        Ok(rx) => rx,
+        Err(e) => {
+            // TX stays programmed; the RX queue's registers are untouched, so the record
+            // keeps whatever RX ring it had (none for a queue never initialised).
+            let rec = d.queues.entry((a.eng_id, a.qid)).or_default();
+            rec.tx = tx;
+            rec.rxc_handle = a.rxc_handle;
+            return Err(e);
         }
-    }
+    };
     d.queues.insert(
         (a.eng_id, a.qid),
         QueueRec {

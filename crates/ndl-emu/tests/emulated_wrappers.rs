@@ -563,6 +563,79 @@ fn dma_engines_queues_and_descriptors_run_on_the_model() {
 }
 
 #[test]
+fn queue_init_takes_any_multiple_of_16_and_ack_refuses_non_powers_of_two() {
+    // dma-path.md step 2: "Entry count a multiple of 16 (-1), at least 32 and at most 2^24-16
+    // (-EINVAL). Power of two: not checked by DMA_QUEUE_INIT or DMA_QUEUE_COPY_START, but
+    // DMA_ACK_COMPLETED returns -1 for a ring that is not a power of two". Step 4: "TX first
+    // and RX second ... A TX success followed by an RX failure leaves TX programmed."
+    let ndl = ndl(1);
+    let h = ndl.open_device(0).unwrap();
+    let model = ndl.kernel().device(0).unwrap();
+    let hw_len = |dir, qid| {
+        let q = udma_desc::QueueId::new(qid).unwrap();
+        let off = Cayman::queue_reg_offset(dir, q, khal::regs::QueueReg::Drl).unwrap();
+        let base = model.unit_base(3).unwrap();
+        khal::regs::queue::RingLen::from_bits(model.read32(base + off)).descs()
+    };
+    let ring = |n: u64| h.mem_alloc(n * 16, 0, MemLocation::Host, 0).unwrap();
+    let (tx, rx) = (ring(48), ring(48));
+    let init = DmaQueueInit {
+        eng_id: 3,
+        qid: 4,
+        tx_desc_count: 48,
+        rx_desc_count: 48,
+        tx_handle: tx.0,
+        rx_handle: rx.0,
+        rxc_handle: 0,
+        axi_port: 0,
+        _pad44: [0; 4],
+    };
+    h.dma_queue_init(&init).unwrap();
+    assert_eq!(
+        (
+            hw_len(khal::regs::queue::Dir::Tx, 4),
+            hw_len(khal::regs::queue::Dir::Rx, 4)
+        ),
+        (48, 48)
+    );
+    assert_eq!(h.dma_queue_get_state(3, 4).unwrap().0.length, 48);
+    // COPY_START takes it too (one RX descriptor posted).
+    h.dma_queue_copy_start(3, 4, 0, 1).unwrap();
+    // ... and ACK_COMPLETED is where the driver refuses it: -1 (EPERM).
+    assert_eq!(
+        h.dma_ack_completed(3, 4, 1).unwrap_err(),
+        ioctl_err("NEURON_IOCTL_DMA_ACK_COMPLETED", Errno::PERM)
+    );
+    // TX programmed (48), then the RX count fails: TX stays programmed, RX is untouched.
+    let bad_rx = DmaQueueInit {
+        qid: 5,
+        rx_desc_count: 40,
+        ..init
+    };
+    assert_eq!(
+        h.dma_queue_init(&bad_rx).unwrap_err(),
+        ioctl_err("NEURON_IOCTL_DMA_QUEUE_INIT", Errno::PERM)
+    );
+    assert_eq!(
+        (
+            hw_len(khal::regs::queue::Dir::Tx, 5),
+            hw_len(khal::regs::queue::Dir::Rx, 5)
+        ),
+        (48, 0)
+    );
+    // Above 2^24-16 (a multiple of 16): EINVAL.
+    assert_eq!(
+        h.dma_queue_init(&DmaQueueInit {
+            qid: 6,
+            tx_desc_count: 1 << 24,
+            ..init
+        })
+        .unwrap_err(),
+        ioctl_err("NEURON_IOCTL_DMA_QUEUE_INIT", Errno::INVAL)
+    );
+}
+
+#[test]
 fn semaphores_events_resets_scrub_and_engine_programming() {
     let ndl = ndl(1);
     let dev = ndl.device(0).unwrap();
