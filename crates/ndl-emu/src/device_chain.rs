@@ -34,7 +34,7 @@ use udma_desc::{RING_MAX_SIZE, RING_MIN_SIZE, RING_SIZE_MULTIPLE};
 const MAX_ENG_ID: u32 = 132;
 use super::arch::{EngineAnswer, EngineOp};
 use super::resource;
-use super::state::{Backing, Call, DeviceState, Object, QueueRec, RingRec, State};
+use super::state::{Backing, Call, DeviceState, Lifespan, Object, QueueRec, RingRec, State};
 use super::user::UserMemory;
 
 fn dev<'a>(st: &'a mut State, call: &Call) -> Result<&'a mut DeviceState, Errno> {
@@ -732,8 +732,14 @@ pub(super) fn notif_init(
             }
         }
     }
-    let h = d.alloc(u64::from(size), 0, at, tgid)?;
-    d.notif_queues.insert(key, h);
+    // A device-lifespan chunk (mmap-README.md): writable by every process that maps it, not
+    // freed with the process. The ring it replaces (a forced re-allocation, or another size)
+    // is freed here (emulator's choice: the reference does not say what becomes of it).
+    let h = d.alloc(u64::from(size), 0, at, tgid, Lifespan::Device)?;
+    if let Some(old) = d.notif_queues.insert(key, h) {
+        // A ring a process already freed with MEM_FREE is gone: nothing more to free.
+        let _ = d.free(old);
+    }
     Ok((d.mem(h)?.cookie, h))
 }
 
@@ -799,7 +805,7 @@ fn alloc_with(
     if at == MemLocation::Host && align != 0 {
         return Err(Errno::INVAL);
     }
-    let h = d.alloc(size, align, at, tgid)?;
+    let h = d.alloc(size, align, at, tgid, Lifespan::Process)?;
     if let Err(e) = mem.write(out, &h.to_ne_bytes()) {
         d.free(h)?;
         return Err(e);
