@@ -364,6 +364,22 @@ fn batched_zero_copy_rewrites_handles_and_moves_every_piece() {
     );
 }
 
+/// A DMA_QUEUE_INIT of queue `qid` of engine `eng_id` with `count`-entry TX and RX rings and
+/// no completion ring.
+fn queue_init(eng_id: u32, qid: u32, count: u32, tx: MemHandle, rx: MemHandle) -> DmaQueueInit {
+    DmaQueueInit {
+        eng_id,
+        qid,
+        tx_desc_count: count,
+        rx_desc_count: count,
+        tx_handle: tx.0,
+        rx_handle: rx.0,
+        rxc_handle: 0,
+        axi_port: 0,
+        _pad44: [0; 4],
+    }
+}
+
 #[test]
 fn dma_engines_queues_and_descriptors_run_on_the_model() {
     let ndl = ndl(1);
@@ -399,17 +415,7 @@ fn dma_engines_queues_and_descriptors_run_on_the_model() {
     let rxd: Vec<udma_desc::Descriptor> = pairs.iter().map(|p| p.rx).collect();
     h.dma_copy_descriptors(tx, 0, QueueType::Tx, &txd).unwrap();
     h.dma_copy_descriptors(rx, 0, QueueType::Rx, &rxd).unwrap();
-    let init = DmaQueueInit {
-        eng_id: 3,
-        qid: 1,
-        tx_desc_count: 32,
-        rx_desc_count: 32,
-        tx_handle: tx.0,
-        rx_handle: rx.0,
-        rxc_handle: 0,
-        axi_port: 0,
-        _pad44: [0; 4],
-    };
+    let init = queue_init(3, 1, 32, tx, rx);
     h.dma_queue_init(&init).unwrap();
     let mut batch = [init; 2];
     batch[0].qid = 2;
@@ -579,17 +585,7 @@ fn queue_init_takes_any_multiple_of_16_and_ack_refuses_non_powers_of_two() {
     };
     let ring = |n: u64| h.mem_alloc(n * 16, 0, MemLocation::Host, 0).unwrap();
     let (tx, rx) = (ring(48), ring(48));
-    let init = DmaQueueInit {
-        eng_id: 3,
-        qid: 4,
-        tx_desc_count: 48,
-        rx_desc_count: 48,
-        tx_handle: tx.0,
-        rx_handle: rx.0,
-        rxc_handle: 0,
-        axi_port: 0,
-        _pad44: [0; 4],
-    };
+    let init = queue_init(3, 4, 48, tx, rx);
     h.dma_queue_init(&init).unwrap();
     assert_eq!(
         (
