@@ -252,6 +252,22 @@ fn engine_init_of_a_pre_rev4_engine_is_a_typed_error() {
     assert!(regs.trace().is_empty());
 }
 
+/// Cayman TX queue 3 programmed with a `len`-entry ring at 0x1_2345_6700 (`udma-notes.md`
+/// section 3): rate-limit mask, pause, pointer reset, base low/high, length, no completion
+/// ring, enable.
+fn tx_queue_3_writes(len: u32) -> [(usize, u32); 8] {
+    [
+        (0x4074, 0x3),
+        (0x4020, 0x0300_0000),
+        (0x40b0, 0x100),
+        (0x4028, 0x2345_6700),
+        (0x402c, 0x1),
+        (0x4030, len),
+        (0x40a0, 0),
+        (0x4020, 0x0303_0000),
+    ]
+}
+
 #[test]
 fn queue_init_programs_tx_then_rx_as_the_reference_trace() {
     let regs = Regs::new();
@@ -265,17 +281,11 @@ fn queue_init_programs_tx_then_rx_as_the_reference_trace() {
         size: 1024,
     };
     e.init_queue(q(3), tx, rx).unwrap();
+    let writes = regs.writes();
+    assert_eq!(writes[..8], tx_queue_3_writes(256));
     assert_eq!(
-        regs.writes().as_slice(),
+        writes[8..],
         [
-            (0x4074, 0x3),
-            (0x4020, 0x0300_0000),
-            (0x40b0, 0x100),
-            (0x4028, 0x2345_6700),
-            (0x402c, 0x1),
-            (0x4030, 256),
-            (0x40a0, 0),
-            (0x4020, 0x0303_0000),
             (0x24020, 0x0300_0000),
             (0x24064, 0x100),
             (0x24028, 0),
@@ -285,6 +295,73 @@ fn queue_init_programs_tx_then_rx_as_the_reference_trace() {
             (0x24020, 0x0303_0000),
         ]
     );
+}
+
+#[test]
+fn hardware_rules_take_any_multiple_of_16_that_khal_refuses() {
+    // dma-path.md step 2 (the driver's DMA_QUEUE_INIT): start and end 256-byte aligned, entry
+    // count a multiple of 16 in 32..=2^24-16; "Power of two: not checked by DMA_QUEUE_INIT".
+    let regs = Regs::new();
+    let e = Udma::<Cayman, _>::attach(&regs, 0xff, None).unwrap();
+    let ring = RingConfig {
+        bus_addr: 0x1_2345_6700,
+        size: 48,
+    };
+    // khal's own entry point keeps its power-of-two rule ...
+    assert_eq!(
+        e.init_queue_dir(Dir::Tx, q(3), ring),
+        Err(UdmaError::BadRingSize {
+            dir: Dir::Tx,
+            size: 48
+        })
+    );
+    assert!(regs.trace().is_empty());
+    // ... the hardware-rules one programs the same sequence with length 48.
+    e.init_queue_dir_hardware(Dir::Tx, q(3), ring).unwrap();
+    assert_eq!(regs.writes().as_slice(), tx_queue_3_writes(48));
+    let max = RingConfig {
+        size: udma_desc::RING_MAX_SIZE,
+        ..ring
+    };
+    assert_eq!(max.validate_hardware(Dir::Rx), Ok(()));
+    for (bad, err) in [
+        (
+            RingConfig { size: 40, ..ring },
+            UdmaError::BadHardwareRingSize {
+                dir: Dir::Rx,
+                size: 40,
+            },
+        ),
+        (
+            RingConfig { size: 16, ..ring },
+            UdmaError::BadHardwareRingSize {
+                dir: Dir::Rx,
+                size: 16,
+            },
+        ),
+        (
+            RingConfig {
+                size: 1 << 24,
+                ..ring
+            },
+            UdmaError::BadHardwareRingSize {
+                dir: Dir::Rx,
+                size: 1 << 24,
+            },
+        ),
+        (
+            RingConfig {
+                bus_addr: 0x1080,
+                size: 32,
+            },
+            UdmaError::RingMisaligned {
+                dir: Dir::Rx,
+                addr: 0x1080,
+            },
+        ),
+    ] {
+        assert_eq!(bad.validate_hardware(Dir::Rx), Err(err));
+    }
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! on the model's BAR0 (engine bring-up, state, queue init and reset, doorbells).
 
 use khal::regs::QueueReg;
-use khal::regs::queue::{Dir, RingPtr};
+use khal::regs::queue::{Dir, RingLen, RingPtr};
 use khal::udma::{EngineParams, QUEUE_COUNT_ALL, RingConfig, Udma, UdmaError, UdmaState};
 use khal::{Arch, ArchVisitor, Generation, Scalars};
 use mmio::{Mmio, Window};
@@ -98,11 +98,12 @@ pub(crate) enum EngineOp {
     SetState(UdmaState),
     /// Both directions' state.
     State,
-    /// Programs one direction of a queue with a ring (khal queue init).
+    /// Programs one direction of a queue with a ring under the hardware's rules, as the
+    /// driver's DMA_QUEUE_INIT does (khal's `init_queue_dir_hardware`: no power of two).
     InitQueue(Dir, QueueId, RingConfig),
     /// Rings the RX then the TX doorbell (a zero count rings nothing).
     Doorbell(QueueId, u32, u32),
-    /// Head and tail pointer registers of one direction of a queue.
+    /// Head, tail and ring length registers of one direction of a queue.
     Pointers(Dir, QueueId),
 }
 
@@ -110,8 +111,16 @@ pub(crate) enum EngineOp {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum EngineAnswer {
     Done,
-    State { tx: UdmaState, rx: UdmaState },
-    Pointers { head: RingPtr, tail: RingPtr },
+    State {
+        tx: UdmaState,
+        rx: UdmaState,
+    },
+    Pointers {
+        head: RingPtr,
+        tail: RingPtr,
+        /// Ring length in descriptors, as the queue's length register holds it.
+        len: u32,
+    },
 }
 
 struct Run<'a> {
@@ -148,7 +157,7 @@ impl ArchVisitor for Run<'_> {
                 rx: udma.state(Dir::Rx),
             },
             EngineOp::InitQueue(dir, q, ring) => {
-                udma.init_queue_dir(dir, q, ring)?;
+                udma.init_queue_dir_hardware(dir, q, ring)?;
                 EngineAnswer::Done
             }
             EngineOp::Doorbell(q, tx, rx) => {
@@ -168,6 +177,7 @@ impl ArchVisitor for Run<'_> {
                 EngineAnswer::Pointers {
                     head: RingPtr::from_bits(read(QueueReg::Drhp)),
                     tail: RingPtr::from_bits(read(QueueReg::Drtp)),
+                    len: RingLen::from_bits(read(QueueReg::Drl)).descs(),
                 }
             }
         })

@@ -34,7 +34,7 @@ use udma_desc::{RING_MAX_SIZE, RING_MIN_SIZE, RING_SIZE_MULTIPLE};
 const MAX_ENG_ID: u32 = 132;
 use super::arch::{EngineAnswer, EngineOp};
 use super::resource;
-use super::state::{Backing, Call, DeviceState, Object, QueueRec, RingRec, State};
+use super::state::{Backing, Call, DeviceState, Lifespan, Object, QueueRec, RingRec, State};
 use super::user::UserMemory;
 
 fn dev<'a>(st: &'a mut State, call: &Call) -> Result<&'a mut DeviceState, Errno> {
@@ -60,13 +60,16 @@ fn state_value(s: UdmaState) -> u32 {
     s as u32
 }
 
-/// A settable state from the driver's enum value (IDLE and RESET are not settable).
-fn settable_state(v: u32) -> Result<UdmaState, Errno> {
+/// The state DMA_ENG_SET_STATE writes for a driver enum value: DISABLE 0, NORMAL 2, ABORT 3.
+/// IDLE (1) and RESET (4) are ignored by the setter (`ioctl-commands.tsv` row
+/// DMA_ENG_SET_STATE; dma-path.md step 4); any other value is not named by the reference,
+/// and the emulator ignores it too (emulator's choice), so the call still returns 0.
+fn settable_state(v: u32) -> Option<UdmaState> {
     match v {
-        0 => Ok(UdmaState::Disable),
-        2 => Ok(UdmaState::Normal),
-        3 => Ok(UdmaState::Abort),
-        _ => Err(Errno::INVAL),
+        0 => Some(UdmaState::Disable),
+        2 => Some(UdmaState::Normal),
+        3 => Some(UdmaState::Abort),
+        _ => None,
     }
 }
 
@@ -95,14 +98,8 @@ pub(super) fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> {
         let mut info = DeviceInfo::new_zeroed();
         info.architecture = d.facts.generation.number().into();
         info.revision = d.config.revision;
-        let hbm: u64 = d.emu.with_memory(|m| {
-            m.regions()
-                .iter()
-                .filter(|r| r.kind() != RegionKind::Host)
-                .map(|r| r.size())
-                .sum()
-        });
-        info.bar_size = [d.bar0_size, hbm];
+        // Entry 1 is "the unused AXI BAR and [is] 0 on V2 and later" (bar-README.md).
+        info.bar_size = [d.bar0_size, 0];
         info.bar_address = [super::bar_rw::bar0_kva(call.device), 0];
         mem.copy_out(arg, &info)?;
         return Ok(0);
@@ -179,19 +176,25 @@ pub(super) fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> {
         return Ok(0);
     }
     if c == DMA_ENG_INIT.code() {
-        // A no-op in current drivers (engines are initialised with the device); older
-        // ones re-ran engine init, which the model does for an engine it has.
-        let a: DmaEngInit = mem.copy_in(arg)?;
-        let d = dev(st, call)?;
-        if a.eng_id < d.engine_count() {
-            engine(d, a.eng_id, EngineOp::BringUp)?;
-        }
+        // "deprecated no-op; returns 0 (after the attach check)" (`ioctl-commands.tsv` row
+        // DMA_ENG_INIT; dma-path.md step 4 "DMA_ENG_INIT does nothing"): the attach check
+        // is the dispatcher's, the struct is still copied in, no engine is touched.
+        let _: DmaEngInit = mem.copy_in(arg)?;
         return Ok(0);
     }
     if c == DMA_ENG_SET_STATE.code() {
+        // Returns 0 whenever the copy-in succeeded and eng_id < 132, whatever the state
+        // (`ioctl-commands.tsv` row DMA_ENG_SET_STATE).
         let a: DmaEngSetState = mem.copy_in(arg)?;
-        let state = settable_state(a.state)?;
-        engine(dev(st, call)?, a.eng_id, EngineOp::SetState(state))?;
+        if a.eng_id >= MAX_ENG_ID {
+            return Err(Errno::INVAL);
+        }
+        if let Some(state) = settable_state(a.state) {
+            // An engine the driver never initialised has no register mapping on hardware;
+            // the model has no such engine, and the emulator refuses it with EINVAL
+            // (emulator's choice: the reference does not state an answer).
+            engine(dev(st, call)?, a.eng_id, EngineOp::SetState(state))?;
+        }
         return Ok(0);
     }
     if c == DMA_ENG_GET_STATE.code() {
@@ -221,8 +224,9 @@ pub(super) fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> {
         let mut a = Box::new(DmaQueueInitBatch::new_zeroed());
         mem.read(arg, zerocopy::IntoBytes::as_mut_bytes(&mut *a))
             .map_err(|_| Errno::ACCESS)?;
+        // "`count` >= 256 -> -E2BIG" (dma-path.md step 4).
         if a.count >= 256 {
-            return Err(Errno::INVAL);
+            return Err(Errno::TOOBIG);
         }
         let d = dev(st, call)?;
         for e in a.entries.iter().take(a.count as usize) {
@@ -261,14 +265,20 @@ pub(super) fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> {
             return Err(Errno::INVAL);
         }
         let q = *d.queues.get(&(a.eng_id, a.qid)).ok_or(Errno::INVAL)?;
-        let (_, ring) = completion_ring(&q)?;
-        // Software bookkeeping only (no register is written); a ring whose size is not
-        // a power of two is refused (2.26.5.0).
+        let (dir, ring) = completion_ring(&q)?;
+        // Software bookkeeping only (no register is written): the RX ring's index, then
+        // the TX ring's. A ring whose size is not a power of two is refused with -1
+        // (2.26.5.0), and "a failing rx ack leaves tx unacked" (ioctl-commands.tsv row
+        // DMA_ACK_COMPLETED). DMA_QUEUE_INIT accepts such rings, so this is where they are
+        // refused. The emulator keeps one index, the completion ring's.
         if !ring.size.is_power_of_two() {
             return Err(Errno::PERM);
         }
         if let Some(q) = d.queues.get_mut(&(a.eng_id, a.qid)) {
             q.acked = q.acked.wrapping_add(a.count) & (ring.size - 1);
+        }
+        if dir == Dir::Rx && q.tx.is_some_and(|t| !t.size.is_power_of_two()) {
+            return Err(Errno::PERM);
         }
         return Ok(0);
     }
@@ -283,7 +293,7 @@ pub(super) fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> {
             let Some(ring) = ring else {
                 return Ok(s);
             };
-            let EngineAnswer::Pointers { head, tail } =
+            let EngineAnswer::Pointers { head, tail, .. } =
                 engine(d, a.eng_id, EngineOp::Pointers(dir, qid))?
             else {
                 return Err(Errno::INVAL);
@@ -313,8 +323,19 @@ pub(super) fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> {
             _ => None,
         }
         .ok_or(Errno::INVAL)?;
-        let end = a.start_index.checked_add(a.count).ok_or(Errno::INVAL)?;
-        if end > ring.size {
+        let dir = if a.r#type == 0 { Dir::Tx } else { Dir::Rx };
+        let EngineAnswer::Pointers { len: hw_len, .. } =
+            engine(d, a.eng_id, EngineOp::Pointers(dir, queue_id(a.qid)?))?
+        else {
+            return Err(Errno::INVAL);
+        };
+        // dma-path.md step 8: "`start_index` + `count` must fit the ring length read from
+        // hardware, else -EFBIG; count 0 -> -EINVAL". Which of the two a call breaking both
+        // gets is not stated: the emulator checks the length first (emulator's choice).
+        if u64::from(a.start_index) + u64::from(a.count) > u64::from(hw_len) {
+            return Err(Errno::FBIG);
+        }
+        if a.count == 0 {
             return Err(Errno::INVAL);
         }
         let at = ring.addr + u64::from(a.start_index) * DESC_SIZE as u64;
@@ -519,12 +540,12 @@ pub(super) fn exact(st: &mut State, call: &Call) -> Result<c_int, Errno> {
         let a: MemBufCopy64zcBatches = mem.copy_in(arg)?;
         let d = dev(st, call)?;
         for i in 0..u64::from(a.num_batches) {
-            let b: MemcpyBatch =
-                mem.copy_in(a.batches_ptr.addr() + i * size_of::<MemcpyBatch>() as u64)?;
+            // Overflow-checked element addresses: an array wrapping past the top of the
+            // address space is a failed copy (EFAULT), not an arithmetic overflow.
+            let b: MemcpyBatch = mem.copy_in_at(a.batches_ptr.addr(), i)?;
             let m = *d.mem(b.mem_handle)?;
             for j in 0..u64::from(b.num_ops) {
-                let op: TensorBatchOp =
-                    mem.copy_in(b.ops_ptr.addr() + j * size_of::<TensorBatchOp>() as u64)?;
+                let op: TensorBatchOp = mem.copy_in_at(b.ops_ptr.addr(), j)?;
                 let at = b
                     .mem_handle_offset
                     .checked_add(op.offset)
@@ -599,16 +620,23 @@ fn completion_ring(q: &QueueRec) -> Result<(Dir, RingRec), Errno> {
         .ok_or(Errno::INVAL)
 }
 
-/// One direction of DMA_QUEUE_INIT: no ring (count 0 and handle 0), or a ring of `count`
-/// descriptors in the handle's memory.
+/// One direction of DMA_QUEUE_INIT: no ring (the handle does not resolve), or a ring of
+/// `count` descriptors at the start of the handle's chunk, checked by the driver's rules
+/// (dma-path.md step 2): start and end 256-byte aligned (-1), entry count a multiple of 16
+/// (-1), then 32..=2^24-16 (EINVAL). A power of two is not required here (DMA_ACK_COMPLETED
+/// refuses one that is not). The chunk size is not checked against the count (the driver's
+/// check is commented out).
 fn ring_of(d: &DeviceState, handle: u64, count: u32) -> Result<Option<RingRec>, Errno> {
     // A handle of 0, or one that does not resolve, is "no ring" to the driver.
     let Ok(m) = d.mem(handle) else {
         return Ok(None);
     };
-    // Entry count a multiple of 16 (-1), then 32..=2^24-16 (EINVAL). The chunk size is not
-    // checked against the count (the driver's check is commented out).
-    if count % RING_SIZE_MULTIPLE != 0 {
+    let align = khal::udma::RING_ALIGN;
+    let end = u64::from(count)
+        .checked_mul(DESC_SIZE as u64)
+        .and_then(|n| m.addr.checked_add(n))
+        .ok_or(Errno::PERM)?;
+    if m.addr % align != 0 || end % align != 0 || count % RING_SIZE_MULTIPLE != 0 {
         return Err(Errno::PERM);
     }
     if !(RING_MIN_SIZE..=RING_MAX_SIZE).contains(&count) {
@@ -620,6 +648,28 @@ fn ring_of(d: &DeviceState, handle: u64, count: u32) -> Result<Option<RingRec>, 
     }))
 }
 
+/// Checks one direction's ring and programs it (khal's hardware-rules queue init).
+fn init_dir(
+    d: &DeviceState,
+    eng_id: u32,
+    qid: QueueId,
+    dir: Dir,
+    handle: u64,
+    count: u32,
+) -> Result<Option<RingRec>, Errno> {
+    let ring = ring_of(d, handle, count)?;
+    if let Some(r) = ring {
+        let c = RingConfig {
+            bus_addr: r.addr,
+            size: r.size,
+        };
+        engine(d, eng_id, EngineOp::InitQueue(dir, qid, c))?;
+    }
+    Ok(ring)
+}
+
+/// DMA_QUEUE_INIT (dma-path.md step 4): TX first and RX second, each checked then
+/// programmed, so "a TX success followed by an RX failure leaves TX programmed".
 fn queue_init(d: &mut DeviceState, a: &DmaQueueInit) -> Result<(), Errno> {
     if a.eng_id >= MAX_ENG_ID {
         return Err(Errno::INVAL);
@@ -632,30 +682,24 @@ fn queue_init(d: &mut DeviceState, a: &DmaQueueInit) -> Result<(), Errno> {
     if super::h2t::driver_owned(d, a.eng_id, a.qid) {
         return Err(Errno::ALREADY);
     }
-    let tx = ring_of(d, a.tx_handle, a.tx_desc_count)?;
-    let rx = ring_of(d, a.rx_handle, a.rx_desc_count)?;
-    // No completion ring for a user queue: a valid handle fails the init with -1.
+    // No completion ring for a user queue: a valid handle fails the init with -1. The
+    // reference does not say whether this comes before or after TX is programmed; the
+    // emulator refuses before programming either ring (emulator's choice).
     if a.rxc_handle != 0 && d.mem(a.rxc_handle).is_ok() {
         return Err(Errno::PERM);
     }
-    // Both rings are checked (khal validates base alignment and size) before either is
-    // programmed.
-    let config = |r: Option<RingRec>, dir| -> Result<Option<RingConfig>, Errno> {
-        r.map(|r| {
-            let c = RingConfig {
-                bus_addr: r.addr,
-                size: r.size,
-            };
-            c.validate(dir).map(|()| c).map_err(|_| Errno::INVAL)
-        })
-        .transpose()
-    };
-    let (tc, rc) = (config(tx, Dir::Tx)?, config(rx, Dir::Rx)?);
-    for (dir, c) in [(Dir::Tx, tc), (Dir::Rx, rc)] {
-        if let Some(c) = c {
-            engine(d, a.eng_id, EngineOp::InitQueue(dir, qid, c))?;
+    let tx = init_dir(d, a.eng_id, qid, Dir::Tx, a.tx_handle, a.tx_desc_count)?;
+    let rx = match init_dir(d, a.eng_id, qid, Dir::Rx, a.rx_handle, a.rx_desc_count) {
+        Ok(rx) => rx,
+        Err(e) => {
+            // TX stays programmed; the RX queue's registers are untouched, so the record
+            // keeps whatever RX ring it had (none for a queue never initialised).
+            let rec = d.queues.entry((a.eng_id, a.qid)).or_default();
+            rec.tx = tx;
+            rec.rxc_handle = a.rxc_handle;
+            return Err(e);
         }
-    }
+    };
     d.queues.insert(
         (a.eng_id, a.qid),
         QueueRec {
@@ -688,8 +732,14 @@ pub(super) fn notif_init(
             }
         }
     }
-    let h = d.alloc(u64::from(size), 0, at, tgid)?;
-    d.notif_queues.insert(key, h);
+    // A device-lifespan chunk (mmap-README.md): writable by every process that maps it, not
+    // freed with the process. The ring it replaces (a forced re-allocation, or another size)
+    // is freed here (emulator's choice: the reference does not say what becomes of it).
+    let h = d.alloc(u64::from(size), 0, at, tgid, Lifespan::Device)?;
+    if let Some(old) = d.notif_queues.insert(key, h) {
+        // A ring a process already freed with MEM_FREE is gone: nothing more to free.
+        let _ = d.free(old);
+    }
     Ok((d.mem(h)?.cookie, h))
 }
 
@@ -755,7 +805,7 @@ fn alloc_with(
     if at == MemLocation::Host && align != 0 {
         return Err(Errno::INVAL);
     }
-    let h = d.alloc(size, align, at, tgid)?;
+    let h = d.alloc(size, align, at, tgid, Lifespan::Process)?;
     if let Err(e) = mem.write(out, &h.to_ne_bytes()) {
         d.free(h)?;
         return Err(e);

@@ -19,7 +19,7 @@ use ndl_std::ioctl_structs::{
 use neuron_emu::RegionKind;
 
 use super::device_chain::{mem_copy, notif_init, program_at};
-use super::state::{Call, DeviceState, PAGE, State};
+use super::state::{Call, DeviceState, Lifespan, PAGE, State};
 
 /// Size of a datastore the model hands out: one page. The reference does not give the
 /// driver's size; callers read it from the answer.
@@ -94,7 +94,15 @@ pub(super) fn exact(st: &mut State, call: &Call<'_>) -> Result<c_int, Errno> {
         let handle = match d.datastores.get(&owner) {
             Some(h) => *h,
             None if a.pid == 0 => {
-                let h = d.alloc(DATASTORE_BYTES, 0, MemLocation::Host, tgid)?;
+                // A device-lifespan chunk (mmap-README.md): writable by every process
+                // that maps it.
+                let h = d.alloc(
+                    DATASTORE_BYTES,
+                    0,
+                    MemLocation::Host,
+                    tgid,
+                    Lifespan::Device,
+                )?;
                 d.datastores.insert(owner, h);
                 h
             }

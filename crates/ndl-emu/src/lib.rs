@@ -85,7 +85,9 @@ use neuron_emu::{BackgroundEngine, Device, ExecMode};
 
 use ndl_std::ioctl_codes::{self, Chain, Command, Match};
 use ndl_std::{AccessMode, Errno, Kernel, RawFd};
-use state::{Backing, DeviceState, FileKind, MapRec, Object, ObjectKind, OpenFile, State};
+use state::{
+    Backing, DeviceState, FileKind, Lifespan, MapRec, Object, ObjectKind, OpenFile, State,
+};
 
 /// The arch types the emulated kernel builds device models of (khal's one dispatch point
 /// turns a device's generation into one of them): V2 SUNDA, V3 CAYMAN, V4 MARIANA.
@@ -436,6 +438,11 @@ impl Kernel for EmulatedKernel {
     }
 
     unsafe fn mmap(&self, fd: RawFd, len: usize, offset: u64) -> Result<EmulatedRegion, Errno> {
+        // mmap(2) itself refuses an offset that is not page-aligned before the driver sees
+        // the call (mmap-README.md, refusals: "offset not page-aligned | EINVAL (mmap(2))").
+        if offset % state::PAGE != 0 {
+            return Err(Errno::INVAL);
+        }
         let mut st = self.lock();
         let file = *st.files.get(&fd).ok_or(Errno::BADF)?;
         // A shared writable mapping needs an fd opened for reading and writing.
@@ -453,7 +460,9 @@ impl Kernel for EmulatedKernel {
         }
         let object = mmap_object(dev, offset, len64)?;
         let read_only = match object.kind {
-            ObjectKind::Chunk { pid } => pid != current_tgid(),
+            ObjectKind::Chunk { pid, lifespan } => {
+                lifespan == Lifespan::Process && pid != current_tgid()
+            }
             ObjectKind::Special { read_only } => read_only,
             ObjectKind::EmulatorRegisters => false,
         };

@@ -12,8 +12,9 @@ use super::user::UserMemory;
 use ndl_std::MemLocation;
 use ndl_std::{AccessMode, Errno, RawFd};
 
-/// Processes that can attach to one device.
-pub(crate) const MAX_ATTACHED: usize = 8;
+/// Processes that can attach to one device: "one of 16 per-device slots (-EBUSY when none is
+/// free)" (dma-path.md step 0).
+pub(crate) const MAX_ATTACHED: usize = 16;
 /// First fd number the model hands out (clearly not a real fd of the test process).
 const FIRST_FD: RawFd = 1000;
 /// Page size of the model's mmap space.
@@ -68,11 +69,22 @@ pub(crate) struct Object {
     pub(crate) kind: ObjectKind,
 }
 
+/// How long a chunk lives, which decides who may write through a mapping of it
+/// (`reference/mmap-README.md`, "How the device node's mmap decides").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Lifespan {
+    /// Freed with its process's last file; mapped read-only by any other process.
+    Process,
+    /// "Chunks with device lifespan (notification-queue rings, datastores, ...) are
+    /// writable by every process that maps them"; not freed with the allocating process.
+    Device,
+}
+
 /// Which of the driver's mmap paths serves an object (`reference/mmap-README.md`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum ObjectKind {
     /// A memory chunk allocated by process `pid`.
-    Chunk { pid: u32 },
+    Chunk { pid: u32, lifespan: Lifespan },
     /// An entry of the arch's special-resource table.
     Special { read_only: bool },
     /// An emulator-only register window (privileged kernels only).
@@ -100,6 +112,7 @@ pub(crate) struct Alloc {
     pub(crate) kind: RegionKind,
     pub(crate) cookie: u64,
     pub(crate) pid: u32,
+    pub(crate) lifespan: Lifespan,
 }
 
 impl Alloc {
@@ -244,18 +257,25 @@ impl DeviceState {
     }
 
     /// What the driver releases when a process's last file on the device is flushed
-    /// (dma-path.md section 9): its core write locks and its memory chunks (memory a live
-    /// mapping still shows returns to the allocator at the last unmap).
+    /// (dma-path.md section 9): its core write locks, its datastore, and its memory chunks
+    /// (memory a live mapping still shows returns to the allocator at the last unmap).
+    /// Device-lifespan chunks (notification rings) outlive the process. Releasing the
+    /// process's datastore frees it, as RELEASE_NEURON_DS does (emulator's choice: the
+    /// reference says the datastores are released, not what becomes of their memory).
     fn release_process(&mut self, tgid: u32) {
         for lock in self.locks.values_mut() {
             if lock.writer == Some(tgid) {
                 lock.writer = None;
             }
         }
+        if let Some(ds) = self.datastores.remove(&tgid) {
+            // Listed in the map, so it exists.
+            let _ = self.free(ds);
+        }
         let owned: Vec<u64> = self
             .allocs
             .iter()
-            .filter(|(_, a)| a.pid == tgid)
+            .filter(|(_, a)| a.pid == tgid && a.lifespan == Lifespan::Process)
             .map(|(h, _)| *h)
             .collect();
         for handle in owned {
@@ -309,6 +329,7 @@ impl DeviceState {
         align: u64,
         location: MemLocation,
         pid: u32,
+        lifespan: Lifespan,
     ) -> Result<u64, Errno> {
         if size == 0 || (align != 0 && !align.is_power_of_two()) {
             return Err(Errno::INVAL);
@@ -340,7 +361,7 @@ impl DeviceState {
             Object {
                 backing: Backing::Memory { addr },
                 len: size,
-                kind: ObjectKind::Chunk { pid },
+                kind: ObjectKind::Chunk { pid, lifespan },
             },
         );
         let handle = self.next_handle;
@@ -358,6 +379,7 @@ impl DeviceState {
                 kind,
                 cookie,
                 pid,
+                lifespan,
             },
         );
         Ok(handle)

@@ -202,6 +202,15 @@ fn chunks_map_whole_and_another_process_s_chunk_read_only() {
     h.mem_buf_copy_from(mem, 0, &mut head).unwrap();
     assert_eq!(&head, b"head");
     drop(inside);
+    // ... but mmap(2) refuses an offset that is not page-aligned (mmap-README.md, refusals:
+    // "offset not page-aligned | EINVAL (mmap(2))").
+    assert!(matches!(
+        h.map(info.mmap_offset + 1, 8192),
+        Err(Error::Mmap {
+            errno: Errno::INVAL,
+            ..
+        })
+    ));
     // The mapping length must be the chunk's.
     assert!(matches!(
         h.map(info.mmap_offset, 4096),

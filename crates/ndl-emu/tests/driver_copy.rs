@@ -7,7 +7,10 @@ use std::sync::Arc;
 use khal::Arch;
 use ndl_emu::{DeviceConfig, EmulatedKernel, Execution, HOST_PHYS_BASE, driver_copy};
 use ndl_std::copy::{CopyError, CopyOptions, DataMove, Delivery, QueueChoice};
-use ndl_std::ioctl_codes::{DMA_QUEUE_INIT, DMA_QUEUE_RELEASE, H2T_DMA_FREE_QUEUES, MEM_FREE};
+use ndl_std::ioctl_codes::{
+    DMA_QUEUE_COPY_START, DMA_QUEUE_GET_STATE, DMA_QUEUE_INIT, DMA_QUEUE_RELEASE,
+    H2T_DMA_FREE_QUEUES, MEM_FREE,
+};
 use ndl_std::testing::Recording;
 use ndl_std::{AccessMode, Errno, Error, Generation, Kernel, MemLocation, Ndl};
 use neuron_emu::MemoryConfig;
@@ -108,6 +111,23 @@ fn sixty_four_mib_verified_byte_for_byte() {
     let r = driver_copy(&dev, &data, &CopyOptions::default()).unwrap();
     // 1024 pairs; a 256-entry ring takes 240 entries a batch, one of them the marker pair.
     assert_eq!((r.bytes, r.descriptors, r.batches), (n as u64, 1024, 5));
+}
+
+#[test]
+fn a_completed_copy_reads_no_queue_state() {
+    // dma-path.md step 8: "when the marker has landed every earlier pair has completed";
+    // DMA_QUEUE_GET_STATE is under "Diagnostics". A copy that completes never asks for it.
+    let ndl = Ndl::with_kernel(Recording::new(kernel(Generation::V3)));
+    let dev = ndl.open_device(0).unwrap();
+    let o = CopyOptions {
+        ring_entries: 32,
+        ..CopyOptions::default()
+    };
+    let r = driver_copy(&dev, &pattern(20 * 65_536, 6), &o).unwrap();
+    assert!(r.batches > 1, "several waits");
+    let codes = ndl.kernel().codes();
+    assert!(codes.contains(&DMA_QUEUE_COPY_START.code()));
+    assert!(!codes.contains(&DMA_QUEUE_GET_STATE.code()));
 }
 
 #[test]

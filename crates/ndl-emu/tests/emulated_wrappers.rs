@@ -10,7 +10,9 @@ use khal_cayman::Cayman;
 use mmio::Mmio;
 use ndl_emu::{DeviceConfig, ENOTSUPP, EmulatedKernel, resource};
 use ndl_std::ioctl_codes::{self, Dir};
-use ndl_std::ioctl_structs::{DmaQueueInit, NotificationsInitV2, NotificationsInitWithReallocV2};
+use ndl_std::ioctl_structs::{
+    DmaQueueInit, DmaQueueInitBatch, NotificationsInitV2, NotificationsInitWithReallocV2,
+};
 use ndl_std::{
     AccessMode, BatchFrom, BatchTo, Errno, Error, Family, Generation, Kernel, MemHandle,
     MemLocation, Ndl, OpFrom, OpTo, QueueType,
@@ -72,13 +74,12 @@ fn identity_queries() {
         .unwrap() as u64
         + khal::regs::unit::UNIT_SIZE as u64;
     assert!(info.bar_size[0].is_power_of_two() && info.bar_size[0] >= last_unit_end);
-    // BAR4 spans every HBM channel the arch has (arch-scalars.tsv dram_channels: 4 on V3),
-    // each of the model's configured size.
-    assert_eq!(Cayman::SCALARS.dram_channels, 4);
+    // bar-README.md: "`bar_address[1]`/`bar_size[1]` describe the unused AXI BAR and are 0 on
+    // V2 and later".
     assert_eq!(
-        info.bar_size[1],
-        u64::from(Cayman::SCALARS.dram_channels) * cfg(2).memory.hbm_bytes_per_channel,
-        "every HBM channel"
+        (info.bar_address[1], info.bar_size[1]),
+        (0, 0),
+        "the unused AXI BAR"
     );
     assert_eq!(dev.device_bdf().unwrap().bus_number, cfg(2).bus);
     assert_eq!(dev.host_device_id().unwrap(), cfg(2).host_device_id);
@@ -363,6 +364,22 @@ fn batched_zero_copy_rewrites_handles_and_moves_every_piece() {
     );
 }
 
+/// A DMA_QUEUE_INIT of queue `qid` of engine `eng_id` with `count`-entry TX and RX rings and
+/// no completion ring.
+fn queue_init(eng_id: u32, qid: u32, count: u32, tx: MemHandle, rx: MemHandle) -> DmaQueueInit {
+    DmaQueueInit {
+        eng_id,
+        qid,
+        tx_desc_count: count,
+        rx_desc_count: count,
+        tx_handle: tx.0,
+        rx_handle: rx.0,
+        rxc_handle: 0,
+        axi_port: 0,
+        _pad44: [0; 4],
+    }
+}
+
 #[test]
 fn dma_engines_queues_and_descriptors_run_on_the_model() {
     let ndl = ndl(1);
@@ -398,17 +415,7 @@ fn dma_engines_queues_and_descriptors_run_on_the_model() {
     let rxd: Vec<udma_desc::Descriptor> = pairs.iter().map(|p| p.rx).collect();
     h.dma_copy_descriptors(tx, 0, QueueType::Tx, &txd).unwrap();
     h.dma_copy_descriptors(rx, 0, QueueType::Rx, &rxd).unwrap();
-    let init = DmaQueueInit {
-        eng_id: 3,
-        qid: 1,
-        tx_desc_count: 32,
-        rx_desc_count: 32,
-        tx_handle: tx.0,
-        rx_handle: rx.0,
-        rxc_handle: 0,
-        axi_port: 0,
-        _pad44: [0; 4],
-    };
+    let init = queue_init(3, 1, 32, tx, rx);
     h.dma_queue_init(&init).unwrap();
     let mut batch = [init; 2];
     batch[0].qid = 2;
@@ -456,15 +463,36 @@ fn dma_engines_queues_and_descriptors_run_on_the_model() {
         ioctl_err("NEURON_IOCTL_DMA_QUEUE_COPY_START", Errno::PERM),
         "no RX descriptors"
     );
+    // dma-path.md step 8: "`start_index` + `count` must fit the ring length read from
+    // hardware, else -EFBIG; count 0 -> -EINVAL".
     assert_eq!(
         h.dma_descriptor_copyout(3, 1, QueueType::Rx, 31, &mut out)
             .unwrap_err(),
-        ioctl_err("NEURON_IOCTL_DMA_DESCRIPTOR_COPYOUT", Errno::INVAL)
+        ioctl_err("NEURON_IOCTL_DMA_DESCRIPTOR_COPYOUT", Errno::FBIG)
     );
-    // Engine state through khal: IDLE is not settable, ABORT and NORMAL are.
+    h.dma_descriptor_copyout(3, 1, QueueType::Rx, 29, &mut out)
+        .unwrap();
     assert_eq!(
-        h.dma_eng_set_state(3, 1).unwrap_err(),
-        ioctl_err("NEURON_IOCTL_DMA_ENG_SET_STATE", Errno::INVAL)
+        h.dma_descriptor_copyout(3, 1, QueueType::Rx, 0, &mut [])
+            .unwrap_err(),
+        ioctl_err("NEURON_IOCTL_DMA_DESCRIPTOR_COPYOUT", Errno::INVAL),
+        "count 0"
+    );
+    // Engine state through khal: IDLE (1) and RESET (4) are ignored by the setter and
+    // still return 0 (ioctl-commands.tsv row DMA_ENG_SET_STATE: "1 and 4 are ignored by the
+    // setter; returns 0 whenever the copy-in succeeded and eng_id < 132").
+    h.dma_eng_set_state(3, 1).unwrap();
+    h.dma_eng_set_state(3, 4).unwrap();
+    let eng = h.dma_eng_get_state(3).unwrap();
+    assert_eq!(
+        (eng.tx_state, eng.rx_state),
+        (2, 2),
+        "IDLE and RESET changed nothing"
+    );
+    assert_eq!(
+        h.dma_eng_set_state(132, 2).unwrap_err(),
+        ioctl_err("NEURON_IOCTL_DMA_ENG_SET_STATE", Errno::INVAL),
+        "eng_id >= 132"
     );
     h.dma_eng_set_state(3, 3).unwrap();
     let eng = h.dma_eng_get_state(3).unwrap();
@@ -472,6 +500,14 @@ fn dma_engines_queues_and_descriptors_run_on_the_model() {
     assert_eq!(
         model.engine_state(3, neuron_emu::Direction::Tx),
         Some(neuron_emu::EngineState::Aborted)
+    );
+    // DMA_ENG_INIT is a "deprecated no-op; returns 0 (after the attach check)"
+    // (ioctl-commands.tsv row DMA_ENG_INIT): it does not bring the aborted engine back.
+    h.dma_eng_init(3).unwrap();
+    assert_eq!(
+        h.dma_eng_get_state(3).unwrap().tx_state,
+        3,
+        "ENG_INIT did nothing"
     );
     h.dma_eng_set_state(3, 2).unwrap();
     assert_eq!(h.dma_eng_get_state(3).unwrap().tx_state, 2);
@@ -530,6 +566,69 @@ fn dma_engines_queues_and_descriptors_run_on_the_model() {
         h.dma_queue_init_batch(&vec![init; 256]),
         Err(Error::OutOfRange { .. })
     ));
+}
+
+#[test]
+fn queue_init_takes_any_multiple_of_16_and_ack_refuses_non_powers_of_two() {
+    // dma-path.md step 2: "Entry count a multiple of 16 (-1), at least 32 and at most 2^24-16
+    // (-EINVAL). Power of two: not checked by DMA_QUEUE_INIT or DMA_QUEUE_COPY_START, but
+    // DMA_ACK_COMPLETED returns -1 for a ring that is not a power of two". Step 4: "TX first
+    // and RX second ... A TX success followed by an RX failure leaves TX programmed."
+    let ndl = ndl(1);
+    let h = ndl.open_device(0).unwrap();
+    let model = ndl.kernel().device(0).unwrap();
+    let hw_len = |dir, qid| {
+        let q = udma_desc::QueueId::new(qid).unwrap();
+        let off = Cayman::queue_reg_offset(dir, q, khal::regs::QueueReg::Drl).unwrap();
+        let base = model.unit_base(3).unwrap();
+        khal::regs::queue::RingLen::from_bits(model.read32(base + off)).descs()
+    };
+    let ring = |n: u64| h.mem_alloc(n * 16, 0, MemLocation::Host, 0).unwrap();
+    let (tx, rx) = (ring(48), ring(48));
+    let init = queue_init(3, 4, 48, tx, rx);
+    h.dma_queue_init(&init).unwrap();
+    assert_eq!(
+        (
+            hw_len(khal::regs::queue::Dir::Tx, 4),
+            hw_len(khal::regs::queue::Dir::Rx, 4)
+        ),
+        (48, 48)
+    );
+    assert_eq!(h.dma_queue_get_state(3, 4).unwrap().0.length, 48);
+    // COPY_START takes it too (one RX descriptor posted).
+    h.dma_queue_copy_start(3, 4, 0, 1).unwrap();
+    // ... and ACK_COMPLETED is where the driver refuses it: -1 (EPERM).
+    assert_eq!(
+        h.dma_ack_completed(3, 4, 1).unwrap_err(),
+        ioctl_err("NEURON_IOCTL_DMA_ACK_COMPLETED", Errno::PERM)
+    );
+    // TX programmed (48), then the RX count fails: TX stays programmed, RX is untouched.
+    let bad_rx = DmaQueueInit {
+        qid: 5,
+        rx_desc_count: 40,
+        ..init
+    };
+    assert_eq!(
+        h.dma_queue_init(&bad_rx).unwrap_err(),
+        ioctl_err("NEURON_IOCTL_DMA_QUEUE_INIT", Errno::PERM)
+    );
+    assert_eq!(
+        (
+            hw_len(khal::regs::queue::Dir::Tx, 5),
+            hw_len(khal::regs::queue::Dir::Rx, 5)
+        ),
+        (48, 0)
+    );
+    // Above 2^24-16 (a multiple of 16): EINVAL.
+    assert_eq!(
+        h.dma_queue_init(&DmaQueueInit {
+            qid: 6,
+            tx_desc_count: 1 << 24,
+            ..init
+        })
+        .unwrap_err(),
+        ioctl_err("NEURON_IOCTL_DMA_QUEUE_INIT", Errno::INVAL)
+    );
 }
 
 #[test]
@@ -871,6 +970,53 @@ fn legacy_fallback_latches_once_per_family() {
     let a = h.mem_alloc(64, 0, MemLocation::Host, 0).unwrap();
     assert!(h.mem_copy(a, 1 << 32, a, 0, 1).is_err());
     assert!(Family::ALL.iter().all(|f| !modern.compat().is_legacy(*f)));
+}
+
+#[test]
+fn sixteen_processes_attach_and_the_seventeenth_is_ebusy() {
+    // dma-path.md step 0: an O_RDWR open attaches the process "to one of 16 per-device slots
+    // (-EBUSY when none is free)"; a free-access open takes no slot.
+    let k = EmulatedKernel::new(Generation::V3, 1).unwrap();
+    let node = Path::new("/dev/neuron0");
+    let fds: Vec<_> = (0..16)
+        .map(|pid| k.open_as(node, AccessMode::ReadWrite, 5000 + pid).unwrap())
+        .collect();
+    assert_eq!(
+        k.open_as(node, AccessMode::ReadWrite, 6000),
+        Err(Errno::BUSY)
+    );
+    // A process already attached opens again without a new slot.
+    let again = k.open_as(node, AccessMode::ReadWrite, 5000).unwrap();
+    assert!(k.open_as(node, AccessMode::WriteOnly, 6000).is_ok());
+    // Its last close frees the slot.
+    k.release(again);
+    k.release(fds[15]);
+    assert!(k.open_as(node, AccessMode::ReadWrite, 6000).is_ok());
+}
+
+#[test]
+fn queue_init_batch_of_256_or_more_is_e2big() {
+    // dma-path.md step 4: DMA_QUEUE_INIT_BATCH "(`count` >= 256 -> -E2BIG; not
+    // attach-checked)". The wrapper refuses such a batch itself, so the raw request is sent.
+    let k = EmulatedKernel::new(Generation::V3, 1).unwrap();
+    let fd = k
+        .open(Path::new("/dev/neuron0"), AccessMode::ReadOnly)
+        .unwrap();
+    let mut batch = Box::new(<DmaQueueInitBatch as zerocopy::FromZeros>::new_zeroed());
+    const BATCH: u32 = ioctl_codes::DMA_QUEUE_INIT_BATCH.code();
+    for (count, want) in [
+        (256, Err(Errno::TOOBIG)),
+        (u32::MAX, Err(Errno::TOOBIG)),
+        (0, Ok(0)),
+    ] {
+        batch.count = count;
+        // SAFETY: `batch` is a whole, zeroed `neuron_ioctl_dma_queue_init_batch` (no user
+        // addresses in it), live across the call.
+        let got = unsafe { k.ioctl::<BATCH>(fd, (&raw mut *batch).cast()) };
+        assert_eq!(got, want, "count {count}");
+    }
+    // SAFETY: `fd` came from `open` and is closed once.
+    unsafe { k.close(fd) };
 }
 
 #[test]

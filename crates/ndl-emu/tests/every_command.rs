@@ -193,3 +193,43 @@ fn a_front_end_serves_another_process_through_its_own_user_memory() {
     k.release(fd);
     assert_eq!(k.open_fds(), 0);
 }
+
+#[test]
+fn a_batch_array_wrapping_the_address_space_is_efault() {
+    use ndl_std::ioctl_codes::MEM_BUF_ZEROCOPY64_BATCHES;
+    use ndl_std::ioctl_structs::{MemBufCopy64zcBatches, MemcpyBatch, UserPtr};
+    use zerocopy::FromZeros;
+    // A failed user copy is EFAULT (the driver's copy_from_user); element i of a user array
+    // lives at `ptr + i * size`, which for the second batch here lies past 2^64.
+    let ndl = ndl_std::Ndl::with_kernel(EmulatedKernel::new(Generation::V3, 1).unwrap());
+    // The handle stays open: the chunk lives as long as its process's files.
+    let h = ndl.open_device(0).unwrap();
+    let chunk = h.mem_alloc(4096, 0, ndl_std::MemLocation::Host, 0).unwrap();
+    let k = ndl.kernel();
+    // The argument (32 bytes), then one 40-byte batch ending at the top of the address space.
+    let remote = Remote {
+        base: u64::MAX - 71,
+        bytes: RefCell::new(vec![0; 72]),
+    };
+    let mut arg = MemBufCopy64zcBatches::new_zeroed();
+    arg.batches_ptr = UserPtr::from_addr(remote.base + 32);
+    arg.num_batches = 2;
+    arg.is_copy_to_device = 1;
+    let mut batch = MemcpyBatch::new_zeroed();
+    batch.mem_handle = chunk.0;
+    remote.write(remote.base, arg.as_bytes()).unwrap();
+    remote.write(remote.base + 32, batch.as_bytes()).unwrap();
+    let fd = k
+        .open_as(Path::new("/dev/neuron0"), AccessMode::ReadWrite, 79)
+        .unwrap();
+    let code = MEM_BUF_ZEROCOPY64_BATCHES.code();
+    assert_eq!(
+        k.ioctl_from(fd, code, remote.base, &remote, 79),
+        Err(Errno::FAULT)
+    );
+    // The same array with one batch is served.
+    arg.num_batches = 1;
+    remote.write(remote.base, arg.as_bytes()).unwrap();
+    assert_eq!(k.ioctl_from(fd, code, remote.base, &remote, 79), Ok(0));
+    k.release(fd);
+}

@@ -206,3 +206,49 @@ fn hardware_only_commands_answer_their_table_errno() {
         Some(Errno::NOTTY)
     );
 }
+
+#[test]
+fn device_lifespan_chunks_are_shared_writable_and_outlive_their_process() {
+    // mmap-README.md: a chunk of another process maps read-only unless "the chunk's lifespan
+    // is ... device"; "Chunks with device lifespan (notification-queue rings, datastores, ...)
+    // are writable by every process that maps them". dma-path.md step 9: at the last close
+    // the driver "releases core locks and datastores, frees the process's chunks".
+    let ndl = ndl();
+    let k = Arc::clone(ndl.kernel());
+    let (a, a_pid) = (9001u32, 9001i32);
+    let (ha, ring, ds, chunk) = EmulatedKernel::as_process(a, || {
+        let h = ndl.open_device(0).unwrap();
+        let ring = h.notifications_init_v1(0, 0, 0, 4096).unwrap();
+        let ds = h.acquire_neuron_ds(0).unwrap();
+        let m = h.mem_alloc(4096, 0, MemLocation::Host, 0).unwrap();
+        let chunk = h.mem_get_extended_info(m, 0).unwrap().mmap_offset;
+        (h, ring, ds, chunk)
+    });
+    EmulatedKernel::as_process(9002, || {
+        let h = ndl.open_device(0).unwrap();
+        assert_eq!(h.acquire_neuron_ds(a_pid).unwrap(), ds);
+        let ring_map = h.map(ring, 4096).unwrap();
+        assert!(
+            ring_map.write_bytes(0, b"ring").is_ok(),
+            "notification ring"
+        );
+        let ds_map = h.map(ds.offset, ds.size).unwrap();
+        assert!(ds_map.write_bytes(0, b"ds").is_ok(), "datastore");
+        let chunk_map = h.map(chunk, 4096).unwrap();
+        assert!(chunk_map.write_bytes(0, b"no").is_err(), "a process chunk");
+        drop((ring_map, ds_map, chunk_map));
+        // Process A's last close: its chunk and its datastore go, the ring stays.
+        let before = k.allocations(0);
+        drop(ha);
+        assert_eq!(k.allocations(0), before - 2);
+        assert_eq!(
+            h.acquire_neuron_ds(a_pid).unwrap_err().errno(),
+            Some(Errno::INVAL),
+            "A's datastore was released"
+        );
+        assert_eq!(h.notifications_init_v1(0, 0, 0, 4096).unwrap(), ring);
+        let mut back = [0u8; 4];
+        h.map(ring, 4096).unwrap().read_bytes(0, &mut back).unwrap();
+        assert_eq!(&back, b"ring", "the ring outlived its allocator");
+    });
+}

@@ -104,6 +104,14 @@ pub enum UdmaError {
         /// Its size in descriptors.
         size: u32,
     },
+    /// A ring size (descriptors) outside the hardware's rule: a multiple of 16 in
+    /// 32..=2^24-16 ([`RingConfig::validate_hardware`](crate::udma::RingConfig::validate_hardware)).
+    BadHardwareRingSize {
+        /// Direction of the ring.
+        dir: Dir,
+        /// Its size in descriptors.
+        size: u32,
+    },
     /// A ring whose end address does not fit in 64 bits.
     RingOverflow {
         /// Direction of the ring.
@@ -196,6 +204,12 @@ impl fmt::Display for UdmaError {
                 write!(
                     f,
                     "{dir:?} ring size {size} is not a power of two in 32..=2^23"
+                )
+            }
+            UdmaError::BadHardwareRingSize { dir, size } => {
+                write!(
+                    f,
+                    "{dir:?} ring size {size} is not a multiple of 16 in 32..=2^24-16"
                 )
             }
             UdmaError::RingOverflow { dir, addr } => {

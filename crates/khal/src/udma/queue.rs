@@ -65,6 +65,40 @@ impl RingConfig {
     }
 }
 
+impl RingConfig {
+    /// Checks only the hardware's ring rules, which are what the kernel driver's
+    /// DMA_QUEUE_INIT applies (`dma-path.md` step 2): start and end 256-byte aligned, size a
+    /// multiple of 16 in 32..=2^24-16. No power of two is required. For callers that must
+    /// program exactly what the driver programs (an emulated kernel); khal's own entry points
+    /// keep [`validate`](Self::validate), whose power-of-two size the ring-index arithmetic
+    /// needs.
+    pub fn validate_hardware(&self, dir: Dir) -> Result<(), UdmaError> {
+        let misaligned = |addr| UdmaError::RingMisaligned { dir, addr };
+        if self.bus_addr % RING_ALIGN != 0 {
+            return Err(misaligned(self.bus_addr));
+        }
+        let size_ok = self.size % udma_desc::RING_SIZE_MULTIPLE == 0
+            && (MIN_RING_SIZE..=udma_desc::RING_MAX_SIZE).contains(&self.size);
+        if !size_ok {
+            return Err(UdmaError::BadHardwareRingSize {
+                dir,
+                size: self.size,
+            });
+        }
+        let end = self
+            .bus_addr
+            .checked_add(u64::from(self.size) * DESC_BYTES)
+            .ok_or(UdmaError::RingOverflow {
+                dir,
+                addr: self.bus_addr,
+            })?;
+        if end % RING_ALIGN != 0 {
+            return Err(misaligned(end));
+        }
+        Ok(())
+    }
+}
+
 /// Low and high halves of a bus address.
 const fn split(addr: u64) -> (u32, u32) {
     let [b0, b1, b2, b3, b4, b5, b6, b7] = addr.to_le_bytes();
@@ -94,6 +128,23 @@ impl<A: Arch, M: Mmio> Udma<A, M> {
     pub fn init_queue_dir(&self, dir: Dir, q: QueueId, ring: RingConfig) -> Result<(), UdmaError> {
         self.check_queue(q)?;
         ring.validate(dir)?;
+        self.program_ring(dir, q, ring);
+        Ok(())
+    }
+
+    /// Programs one direction of queue `q` with a ring that meets the hardware's rules
+    /// ([`RingConfig::validate_hardware`]: any multiple of 16 in 32..=2^24-16, power of two
+    /// or not), by the same register sequence as [`init_queue`](Self::init_queue). This is
+    /// the kernel driver's DMA_QUEUE_INIT (`dma-path.md` steps 2 and 4), for an emulated
+    /// kernel; khal's own ring arithmetic needs [`init_queue_dir`](Self::init_queue_dir).
+    pub fn init_queue_dir_hardware(
+        &self,
+        dir: Dir,
+        q: QueueId,
+        ring: RingConfig,
+    ) -> Result<(), UdmaError> {
+        self.check_queue(q)?;
+        ring.validate_hardware(dir)?;
         self.program_ring(dir, q, ring);
         Ok(())
     }
