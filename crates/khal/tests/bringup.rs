@@ -317,24 +317,24 @@ fn hardware_rules_take_any_multiple_of_16_that_khal_refuses() {
     );
     assert!(regs.trace().is_empty());
     // ... the hardware-rules one programs the same sequence with length 48.
-    e.init_queue_dir_hardware(Dir::Tx, q(3), ring).unwrap();
+    e.init_queue_dir_driver_rules(Dir::Tx, q(3), ring).unwrap();
     assert_eq!(regs.writes().as_slice(), tx_queue_3_writes(48));
     let max = RingConfig {
         size: udma_desc::RING_MAX_SIZE,
         ..ring
     };
-    assert_eq!(max.validate_hardware(Dir::Rx), Ok(()));
+    assert_eq!(max.validate_driver_rules(Dir::Rx), Ok(()));
     for (bad, err) in [
         (
             RingConfig { size: 40, ..ring },
-            UdmaError::BadHardwareRingSize {
+            UdmaError::BadDriverRingSize {
                 dir: Dir::Rx,
                 size: 40,
             },
         ),
         (
             RingConfig { size: 16, ..ring },
-            UdmaError::BadHardwareRingSize {
+            UdmaError::BadDriverRingSize {
                 dir: Dir::Rx,
                 size: 16,
             },
@@ -344,7 +344,7 @@ fn hardware_rules_take_any_multiple_of_16_that_khal_refuses() {
                 size: 1 << 24,
                 ..ring
             },
-            UdmaError::BadHardwareRingSize {
+            UdmaError::BadDriverRingSize {
                 dir: Dir::Rx,
                 size: 1 << 24,
             },
@@ -360,7 +360,7 @@ fn hardware_rules_take_any_multiple_of_16_that_khal_refuses() {
             },
         ),
     ] {
-        assert_eq!(bad.validate_hardware(Dir::Rx), Err(err));
+        assert_eq!(bad.validate_driver_rules(Dir::Rx), Err(err));
     }
 }
 

@@ -98,8 +98,8 @@ pub(crate) enum EngineOp {
     SetState(UdmaState),
     /// Both directions' state.
     State,
-    /// Programs one direction of a queue with a ring under the hardware's rules, as the
-    /// driver's DMA_QUEUE_INIT does (khal's `init_queue_dir_hardware`: no power of two).
+    /// Programs one direction of a queue with a ring under the driver's ring rules, as the
+    /// driver's DMA_QUEUE_INIT does (khal's `init_queue_dir_driver_rules`: no power of two).
     InitQueue(Dir, QueueId, RingConfig),
     /// Rings the RX then the TX doorbell (a zero count rings nothing).
     Doorbell(QueueId, u32, u32),
@@ -157,7 +157,7 @@ impl ArchVisitor for Run<'_> {
                 rx: udma.state(Dir::Rx),
             },
             EngineOp::InitQueue(dir, q, ring) => {
-                udma.init_queue_dir_hardware(dir, q, ring)?;
+                udma.init_queue_dir_driver_rules(dir, q, ring)?;
                 EngineAnswer::Done
             }
             EngineOp::Doorbell(q, tx, rx) => {

@@ -104,9 +104,10 @@ pub enum UdmaError {
         /// Its size in descriptors.
         size: u32,
     },
-    /// A ring size (descriptors) outside the hardware's rule: a multiple of 16 in
-    /// 32..=2^24-16 ([`RingConfig::validate_hardware`](crate::udma::RingConfig::validate_hardware)).
-    BadHardwareRingSize {
+    /// A ring size (descriptors) outside the kernel driver's DMA_QUEUE_INIT rule: a multiple
+    /// of 16 in 32..=2^24-16
+    /// ([`RingConfig::validate_driver_rules`](crate::udma::RingConfig::validate_driver_rules)).
+    BadDriverRingSize {
         /// Direction of the ring.
         dir: Dir,
         /// Its size in descriptors.
@@ -206,7 +207,7 @@ impl fmt::Display for UdmaError {
                     "{dir:?} ring size {size} is not a power of two in 32..=2^23"
                 )
             }
-            UdmaError::BadHardwareRingSize { dir, size } => {
+            UdmaError::BadDriverRingSize { dir, size } => {
                 write!(
                     f,
                     "{dir:?} ring size {size} is not a multiple of 16 in 32..=2^24-16"

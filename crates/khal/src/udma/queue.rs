@@ -14,7 +14,7 @@ use crate::regs::queue::{
 pub const RING_ALIGN: u64 = 256;
 /// Smallest ring, in descriptors (the same fact as [`udma_desc::RING_MIN_SIZE`]).
 pub const MIN_RING_SIZE: u32 = udma_desc::RING_MIN_SIZE;
-/// Largest ring, in descriptors: the largest power of two under the hardware's 2^24 - 16
+/// Largest ring, in descriptors: the largest power of two under the driver's 2^24 - 16
 /// ([`udma_desc::RING_MAX_SIZE`]).
 pub const MAX_RING_SIZE: u32 = 1 << (u32::BITS - 1 - udma_desc::RING_MAX_SIZE.leading_zeros());
 /// Bytes per descriptor (widening of [`udma_desc::DESC_BYTES`]).
@@ -32,9 +32,10 @@ const _: () = {
 pub struct RingConfig {
     /// Bus address of the first descriptor (256-byte aligned).
     pub bus_addr: u64,
-    /// Ring size in descriptors: a power of two in 32..=2^23. (The hardware takes any
-    /// multiple of 16 up to 2^24 - 16, but the ring-index arithmetic masks with size - 1, which
-    /// the driver asserts later; here it is refused up front.)
+    /// Ring size in descriptors: a power of two in 32..=2^23. (The kernel driver's
+    /// DMA_QUEUE_INIT takes any multiple of 16 in 32..=2^24-16, `dma-path.md` step 2, but the
+    /// ring-index arithmetic masks with size - 1, and the driver's DMA_ACK_COMPLETED refuses a
+    /// size that is not a power of two; here it is refused up front.)
     pub size: u32,
 }
 
@@ -66,13 +67,13 @@ impl RingConfig {
 }
 
 impl RingConfig {
-    /// Checks only the hardware's ring rules, which are what the kernel driver's
-    /// DMA_QUEUE_INIT applies (`dma-path.md` step 2): start and end 256-byte aligned, size a
-    /// multiple of 16 in 32..=2^24-16. No power of two is required. For callers that must
+    /// Checks only the ring rules the kernel driver's DMA_QUEUE_INIT applies (`dma-path.md`
+    /// step 2): start and end 256-byte aligned, size a multiple of 16 in 32..=2^24-16. No
+    /// power of two is required. For callers that must
     /// program exactly what the driver programs (an emulated kernel); khal's own entry points
     /// keep [`validate`](Self::validate), whose power-of-two size the ring-index arithmetic
     /// needs.
-    pub fn validate_hardware(&self, dir: Dir) -> Result<(), UdmaError> {
+    pub fn validate_driver_rules(&self, dir: Dir) -> Result<(), UdmaError> {
         let misaligned = |addr| UdmaError::RingMisaligned { dir, addr };
         if self.bus_addr % RING_ALIGN != 0 {
             return Err(misaligned(self.bus_addr));
@@ -80,7 +81,7 @@ impl RingConfig {
         let size_ok = self.size % udma_desc::RING_SIZE_MULTIPLE == 0
             && (MIN_RING_SIZE..=udma_desc::RING_MAX_SIZE).contains(&self.size);
         if !size_ok {
-            return Err(UdmaError::BadHardwareRingSize {
+            return Err(UdmaError::BadDriverRingSize {
                 dir,
                 size: self.size,
             });
@@ -132,19 +133,19 @@ impl<A: Arch, M: Mmio> Udma<A, M> {
         Ok(())
     }
 
-    /// Programs one direction of queue `q` with a ring that meets the hardware's rules
-    /// ([`RingConfig::validate_hardware`]: any multiple of 16 in 32..=2^24-16, power of two
+    /// Programs one direction of queue `q` with a ring that meets the kernel driver's rules
+    /// ([`RingConfig::validate_driver_rules`]: any multiple of 16 in 32..=2^24-16, power of two
     /// or not), by the same register sequence as [`init_queue`](Self::init_queue). This is
     /// the kernel driver's DMA_QUEUE_INIT (`dma-path.md` steps 2 and 4), for an emulated
     /// kernel; khal's own ring arithmetic needs [`init_queue_dir`](Self::init_queue_dir).
-    pub fn init_queue_dir_hardware(
+    pub fn init_queue_dir_driver_rules(
         &self,
         dir: Dir,
         q: QueueId,
         ring: RingConfig,
     ) -> Result<(), UdmaError> {
         self.check_queue(q)?;
-        ring.validate_hardware(dir)?;
+        ring.validate_driver_rules(dir)?;
         self.program_ring(dir, q, ring);
         Ok(())
     }
