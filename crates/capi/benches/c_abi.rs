@@ -1,0 +1,2 @@
+//! Placeholder until the C-ABI bench lands in the next commit.
+fn main() {}
