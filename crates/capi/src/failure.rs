@@ -35,6 +35,13 @@ pub(crate) enum Failure {
         /// Its value.
         value: u64,
     },
+    /// A refusal that names no value (a NULL pointer, a state).
+    Refused {
+        /// The errno to return.
+        errno: c_int,
+        /// What is wrong.
+        what: &'static str,
+    },
     /// A handle that is not (or no longer) one of ours.
     Handle(crate::handle::HandleError),
     /// A register operation on an engine handle that has no register block.
@@ -51,7 +58,7 @@ impl Failure {
             Failure::Udma(_) => -libc::EINVAL,
             Failure::Ndl(e) => e.errno().map_or(-libc::EINVAL, |e| -e.raw_os_error()),
             Failure::Ioctl { errno, .. } => -errno,
-            Failure::Arg { errno, .. } => -errno,
+            Failure::Arg { errno, .. } | Failure::Refused { errno, .. } => -errno,
             Failure::Handle(h) => h.errno(),
             Failure::NoRegisters => -libc::EOPNOTSUPP,
         }
@@ -59,10 +66,9 @@ impl Failure {
 
     /// A NULL pointer argument.
     pub(crate) fn null(what: &'static str) -> Self {
-        Failure::Arg {
+        Failure::Refused {
             errno: libc::EINVAL,
             what,
-            value: 0,
         }
     }
 
@@ -87,7 +93,7 @@ impl fmt::Display for Failure {
                 "ioctl {cmd:#010x} failed: {}",
                 std::io::Error::from_raw_os_error(*errno)
             ),
-            Failure::Arg { what, value: 0, .. } if what.ends_with("NULL") => f.write_str(what),
+            Failure::Refused { what, .. } => f.write_str(what),
             Failure::Arg { what, value, .. } => write!(f, "{what} ({value:#x})"),
             Failure::Handle(h) => write!(f, "{h}"),
             Failure::NoRegisters => f.write_str(

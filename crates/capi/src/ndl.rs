@@ -52,13 +52,12 @@ pub unsafe extern "C" fn ndl_set_device_root(root: *const c_char) -> c_int {
         let s = unsafe { CStr::from_ptr(root) }
             .to_str()
             .map_err(|_| Failure::invalid("root is not UTF-8", 0))?;
-        Ndl::init_global(s).map_err(|e| Failure::Arg {
-            errno: libc::EBUSY,
-            what: match e {
-                ndl_std::Error::GlobalRoot { .. } => "the NDL already uses another device root",
-                _ => "the device root could not be set",
+        Ndl::init_global(s).map_err(|e| match e {
+            ndl_std::Error::GlobalRoot { .. } => Failure::Refused {
+                errno: libc::EBUSY,
+                what: "the NDL already uses another device root (set it before any other ndl_* call)",
             },
-            value: 0,
+            other => Failure::Ndl(other),
         })?;
         Ok(0)
     })
