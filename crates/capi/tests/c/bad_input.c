@@ -92,6 +92,11 @@ int main(int argc, char **argv) {
         reqs[i] = (struct al_udma_m2m_copy_req){0x1000u + 64u * (unsigned)i, 0x2000, 64, 0, 0};
     reqs[3].barrier = 4;
     EXPECT(al_udma_m2m_copy_prepare_batch(udma, 0, reqs, 8, &slots), -EINVAL);
+    EXPECT(al_udma_q_handle_get(udma, 0, 0, &q), 0);
+    EXPECT(al_udma_available_get(q), RING - 16); /* no slot taken */
+    CHECK(rings_untouched(3)); /* free slots up to the bad request may have been written */
+    memset(tx, 0xA5, sizeof tx);
+    memset(rx, 0xA5, sizeof rx);
     reqs[3].barrier = AL_UDMA_BARRIER_SOW;
     EXPECT(al_udma_m2m_copy_prepare_batch(udma, 0, reqs, 8, &slots),
            NEURON_HAL_ARCH == 2 ? -EINVAL : 0); /* SOW: not on V2 */
