@@ -7,7 +7,7 @@ mod common;
 
 use khal::Arch;
 use khal::udma::{EngineParams, RingConfig, Udma};
-use mmio::{Access, FakeRegs, MmioExt, Register};
+use mmio::{Access, FakeRegs, Register};
 use udma_desc::{Direction, Doorbell, QueueId};
 
 use common::{Cc, c_source};
