@@ -16,6 +16,11 @@
 //!   its path, so `tables/abi/2.27.4.0/ioctl-commands.tsv` is checked against
 //!   `reference/abi/2.27.4.0/ioctl-commands.tsv`), and `cargo package --workspace --no-verify`
 //!   succeeds.
+//! * `codegen [--check]` — writes `crates/ndl-abi/src/generated/` from the tables in
+//!   `crates/ndl-abi/tables/`; `--check` regenerates in memory and fails on any difference
+//!   (`ci` runs it first).
+
+mod codegen;
 
 use std::process::{Command, ExitCode};
 
@@ -205,6 +210,7 @@ fn package() -> Result<(), String> {
 }
 
 fn ci() -> Result<(), String> {
+    codegen::run(std::path::Path::new("."), true)?;
     let mut c = cargo();
     c.args(["fmt", "--all", "--check"]);
     run("fmt", c)?;
@@ -263,13 +269,18 @@ fn main() -> ExitCode {
         Some("nostd") => nostd(),
         Some("package") => package(),
         Some("commits") => commits(),
+        Some("codegen") => match args.get(1).map(String::as_str) {
+            None => codegen::run(std::path::Path::new("."), false),
+            Some("--check") => codegen::run(std::path::Path::new("."), true),
+            Some(other) => Err(format!("codegen: unknown option {other} (use --check)")),
+        },
         Some("fuzz") => fuzz(args.get(1).map(String::as_str).unwrap_or("30")),
         Some("bench") => {
             let mut c = cargo();
             c.args(["bench", "--workspace"]);
             run("bench", c)
         }
-        _ => Err("usage: cargo xtask <ci|test|nostd|package|commits|fuzz [SECONDS]|bench>".into()),
+        _ => Err("usage: cargo xtask <ci|test|nostd|package|commits|codegen [--check]|fuzz [SECONDS]|bench>".into()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
