@@ -71,6 +71,21 @@ pub use request::{Command, Dir, Form, MAX_SIZE, Request, TYPE, ioc, nr_of, size_
 pub use returns::Returns;
 pub use user_ptr::UserPtr;
 
+/// Every command of the default release (2.26.5.0), in table order.
+pub fn catalog() -> core::slice::Iter<'static, Command> {
+    Release::DEFAULT.abi().catalog.iter()
+}
+
+/// The default release's command named `name`, with or without the `NEURON_IOCTL_` prefix.
+pub fn find(name: &str) -> Option<&'static Command> {
+    Release::DEFAULT.abi().find(name)
+}
+
+/// The default release's command whose request number is exactly `code`.
+pub fn lookup(code: u32) -> Option<&'static Command> {
+    Release::DEFAULT.abi().lookup(code)
+}
+
 /// Takes any 32-bit request number apart against the default release (2.26.5.0).
 pub const fn decode(code: u32) -> Decoded {
     Release::DEFAULT.abi().decode(code)

@@ -507,7 +507,7 @@ abi_structs! {
         /// User address of the pointee (output); `void *` in the header.
         pub buffer: UserPtr<u8> = 24, "void *";
     }
-    /// `struct neuron_ioctl_semaphore` (driver 2.24.7.0): argument of [`SEMAPHORE_INCREMENT`](crate::v2_24_7_0::SEMAPHORE_INCREMENT), [`SEMAPHORE_DECREMENT`](crate::v2_24_7_0::SEMAPHORE_DECREMENT), [`SEMAPHORE_READ`](crate::v2_24_7_0::SEMAPHORE_READ), [`SEMAPHORE_WRITE`](crate::v2_24_7_0::SEMAPHORE_WRITE), [`EVENT_SET`](crate::v2_24_7_0::EVENT_SET), [`EVENT_GET`](crate::v2_24_7_0::EVENT_GET).
+    /// `struct neuron_ioctl_semaphore` (driver 2.24.7.0): argument of [`SEMAPHORE_INCREMENT`](crate::v2_24_7_0::SEMAPHORE_INCREMENT), [`SEMAPHORE_DECREMENT`](crate::v2_24_7_0::SEMAPHORE_DECREMENT), [`SEMAPHORE_READ`](crate::v2_24_7_0::SEMAPHORE_READ), [`SEMAPHORE_WRITE`](crate::v2_24_7_0::SEMAPHORE_WRITE).
     pub struct Semaphore = "neuron_ioctl_semaphore", size 12, align 4, in_place {
         /// Input; `__u32` in the header.
         pub nc_id: u32 = 0, "__u32";
@@ -516,7 +516,7 @@ abi_structs! {
         /// Input and output; `__u32` in the header.
         pub value: u32 = 8, "__u32";
     }
-    /// `struct neuron_ioctl_event` (driver 2.24.7.0): no command's argument itself (nested in one, behind a pointer field, or shared with the driver through a mapping).
+    /// `struct neuron_ioctl_event` (driver 2.24.7.0): argument of [`EVENT_SET`](crate::v2_24_7_0::EVENT_SET), [`EVENT_GET`](crate::v2_24_7_0::EVENT_GET).
     pub struct Event = "neuron_ioctl_event", size 12, align 4, in_place {
         /// Input; `__u32` in the header.
         pub nc_id: u32 = 0, "__u32";

@@ -49,8 +49,8 @@ requests! {
     SEMAPHORE_DECREMENT: Semaphore = pointer(Read, 42) => 0x8008_4E2A, Status, "struct neuron_ioctl_semaphore *", "shared semaphore handler";
     SEMAPHORE_READ: Semaphore = pointer(ReadWrite, 43) => 0xC008_4E2B, Status, "struct neuron_ioctl_semaphore *", "shared semaphore handler; struct written back with value";
     SEMAPHORE_WRITE: Semaphore = pointer(Read, 44) => 0x8008_4E2C, Status, "struct neuron_ioctl_semaphore *", "shared semaphore handler";
-    EVENT_SET: Semaphore = pointer(Read, 45) => 0x8008_4E2D, Status, "struct neuron_ioctl_semaphore *", "macro names the semaphore struct; handler reads the event struct (same 12-byte layout)";
-    EVENT_GET: Semaphore = pointer(ReadWrite, 46) => 0xC008_4E2E, Status, "struct neuron_ioctl_semaphore *", "macro names the semaphore struct; handler uses the event struct (same layout) and writes it back";
+    EVENT_SET: Event = pointer(Read, 45) => 0x8008_4E2D, Status, "struct neuron_ioctl_semaphore *", "macro names the semaphore struct; handler reads the event struct (same 12-byte layout)";
+    EVENT_GET: Event = pointer(ReadWrite, 46) => 0xC008_4E2E, Status, "struct neuron_ioctl_semaphore *", "macro names the semaphore struct; handler uses the event struct (same layout) and writes it back";
     NOTIFICATIONS_INIT_V1: NotificationsInitV1 = pointer(Read, 51) => 0x8008_4E33, Status, "struct neuron_ioctl_notifications_init_v1 *", "deprecated v1 layout, still functional";
     NOTIFICATIONS_DESTROY_V1: NotificationsDestroy = pointer(Read, 52) => 0x8008_4E34, Zero, "struct neuron_ioctl_notifications_destroy *", "no-op; returns 0";
     NOTIFICATIONS_INIT_V2: NotificationsInitV2 = pointer(Read, 53) => 0x8008_4E35, Status, "struct neuron_ioctl_notifications_init_v2 *", "allocates NQ; mmap offset and handle written back";
