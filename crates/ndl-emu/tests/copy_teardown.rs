@@ -7,12 +7,12 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::time::Duration;
 
+use ndl_abi::{MEM_ALLOC_V2MT64, MEM_FREE};
+use ndl_abi::{MemAllocV2MemType64, MemFree};
 use ndl_emu::register_copy as copy;
 use ndl_emu::{DeviceConfig, EmulatedKernel, EmulatedRegion, Execution};
 use ndl_std::copy::CopyError;
 use ndl_std::copy::register_level::RegisterOptions as CopyOptions;
-use ndl_std::ioctl_codes::{MEM_ALLOC_V2MT64, MEM_FREE};
-use ndl_std::ioctl_structs::{MemAllocV2MemType64, MemFree};
 use ndl_std::{AccessMode, Errno, Generation, Kernel, Ndl, RawFd};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,12 +5,12 @@
 use std::sync::Arc;
 
 use khal::Arch;
-use ndl_emu::{DeviceConfig, EmulatedKernel, Execution, HOST_PHYS_BASE, driver_copy};
-use ndl_std::copy::{CopyError, CopyOptions, DataMove, Delivery, QueueChoice};
-use ndl_std::ioctl_codes::{
+use ndl_abi::{
     DMA_QUEUE_COPY_START, DMA_QUEUE_GET_STATE, DMA_QUEUE_INIT, DMA_QUEUE_RELEASE,
     H2T_DMA_FREE_QUEUES, MEM_FREE,
 };
+use ndl_emu::{DeviceConfig, EmulatedKernel, Execution, HOST_PHYS_BASE, driver_copy};
+use ndl_std::copy::{CopyError, CopyOptions, DataMove, Delivery, QueueChoice};
 use ndl_std::testing::Recording;
 use ndl_std::{AccessMode, Errno, Error, Generation, Kernel, MemLocation, Ndl};
 use neuron_emu::MemoryConfig;
@@ -332,7 +332,7 @@ fn dma_commands_on_a_free_access_fd_are_einval() {
     let fd = k
         .open(std::path::Path::new("/dev/neuron0"), AccessMode::WriteOnly)
         .unwrap();
-    let mut init = ndl_std::ioctl_structs::DmaQueueInit {
+    let mut init = ndl_abi::DmaQueueInit {
         eng_id: 0,
         qid: 0,
         tx_desc_count: 32,
@@ -362,7 +362,7 @@ fn the_register_level_path_is_refused_by_default() {
     assert_eq!(
         r,
         Err(CopyError::Ndl(Error::Ioctl {
-            cmd: ndl_std::ioctl_codes::RESOURCE_MMAP_INFO.name(),
+            cmd: ndl_abi::RESOURCE_MMAP_INFO.name(),
             errno: Errno::INVAL
         }))
     );

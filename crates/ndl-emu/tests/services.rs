@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
+use ndl_abi::MemChunkInfo;
 use ndl_emu::{ENOTSUPP, EmulatedKernel};
-use ndl_std::ioctl_structs::MemChunkInfo;
 use ndl_std::{AsyncCopy, Errno, Error, Generation, MemLocation, Ndl};
 use zerocopy::FromZeros;
 

@@ -1,8 +1,9 @@
 //! `ndl-std`: a safe, complete, 1:1 Rust layer over the Neuron driver's `/dev/neuronN`
 //! character devices — what `kvm-ioctls` is to `/dev/kvm`.
 //!
-//! * [`ioctl_codes`]: every command as a typed request constant, the decoder, the routing walk;
-//!   [`ioctl_structs`]: every argument struct, layout-asserted against the reference tables.
+//! * The ABI — every request constant, argument struct, return convention and the driver's
+//!   routing facts, of seven driver releases — is the generated crate `ndl-abi`, as
+//!   `kvm-bindings` is beside `kvm-ioctls`; this crate holds no ABI literal of its own.
 //! * [`Kernel`]: the five system calls (open, close, ioctl, mmap, munmap) as a trait;
 //!   [`RealKernel`] is Linux through `rustix`. The emulated kernel (a model of the driver's
 //!   dispatcher over `neuron-emu` device models) lives in its own crate, `ndl-emu`, above this
@@ -12,9 +13,12 @@
 //!   (an owned read-write fd) — and [`Mapping`] for mmap'd driver objects. [`Ndl::global`]
 //!   is the process-wide instance (lazily opened, closed at exit), like the NDL's globals.
 //! * A safe wrapper for every command, a method of the gateway of its lane; [`WRAPPERS`]
-//!   lists which wrapper sends which commands (a test checks it covers the catalog), and
-//!   [`returns::RETURNS`] how each command's return value reads. Failures are [`Error`]s
-//!   naming the command and errno, convertible to [`std::io::Error`].
+//!   lists which wrapper sends which commands (a test checks it covers the catalog of
+//!   2.26.5.0 and the commands 2.27.4.0 adds). A command whose argument the ABI crate marks
+//!   [`ndl_abi::NoUserPtr`] is issued without `unsafe`; `unsafe` remains only where a user
+//!   address crosses the boundary. Each answer is read under the command's
+//!   [`ndl_abi::Returns`]; failures are [`Error`]s naming the command and errno, convertible
+//!   to [`std::io::Error`].
 //! * [`copy`]: memory-to-memory DMA copies, verified byte for byte, generic over the kernel
 //!   and the caller's arch set: [`copy::driver`] (the default) on the driver's terms, and
 //!   [`copy::register_level`], the opt-in for the device model and privileged tooling.
@@ -67,13 +71,11 @@ pub mod copy;
 mod error;
 mod fd_slot;
 mod gateway;
-pub mod ioctl_codes;
-pub mod ioctl_structs;
 mod kernel;
 mod mapping;
 mod ndl;
 mod real_kernel;
-pub mod returns;
+mod returns;
 mod sync;
 #[cfg(feature = "test-utils")]
 pub mod testing;
@@ -88,6 +90,7 @@ pub use kernel::{AccessMode, Errno, Kernel, MappedRegion, RawFd};
 pub use mapping::Mapping;
 pub use ndl::Ndl;
 pub use real_kernel::{RealKernel, RealRegion};
+pub use returns::ENOTSUPP;
 pub use wrappers::*;
 
 /// The chip generation (re-exported from `khal`).

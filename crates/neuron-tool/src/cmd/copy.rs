@@ -15,10 +15,10 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use khal::{Arch, Generation};
+use ndl_abi::{DEVICE_INFO, RESOURCE_MMAP_INFO};
 use ndl_emu::{DeviceConfig, EmulatedKernel, HOST_PHYS_BASE};
 use ndl_std::copy::register_level::{self, RegisterOptions};
 use ndl_std::copy::{self, CopyError, CopyOptions, CopyReport, Delivery, QueueChoice};
-use ndl_std::ioctl_codes::{DEVICE_INFO, RESOURCE_MMAP_INFO};
 use ndl_std::{DeviceHandle, Errno, Kernel, Ndl};
 use neuron_emu::MemoryConfig;
 use udma_desc::QueueId;

@@ -2,7 +2,8 @@
 
 use std::io::Write;
 
-use ndl_std::ioctl_codes::{self, Match, TYPE};
+use ndl_abi::TYPE;
+use ndl_abi::kernel::Match;
 
 use crate::cli::IoctlCommand;
 use crate::error::Result;
@@ -12,8 +13,17 @@ pub fn run(cmd: &IoctlCommand, out: &mut impl Write) -> Result<()> {
     match *cmd {
         IoctlCommand::List => {
             // `NAME 0xXXXXXXXX DIR NR SIZE LANE`: the catalog's own Display.
-            for c in ioctl_codes::catalog() {
-                writeln!(out, "{c}")?;
+            for (c, r) in ndl_abi::CATALOG.iter().zip(&ndl_abi::kernel::ROUTING) {
+                writeln!(
+                    out,
+                    "{} {:#010X} {} {} {} {}",
+                    c.name(),
+                    c.code(),
+                    c.dir(),
+                    c.nr(),
+                    c.size(),
+                    r.lane
+                )?;
             }
         }
         IoctlCommand::Decode { request } => decode(request, out)?,
@@ -22,7 +32,7 @@ pub fn run(cmd: &IoctlCommand, out: &mut impl Write) -> Result<()> {
 }
 
 fn decode(code: u32, out: &mut impl Write) -> Result<()> {
-    let d = ioctl_codes::decode(code);
+    let d = ndl_abi::decode(code);
     let ty = d.ty();
     let ty_text = if ty.is_ascii_graphic() {
         format!("'{}'", char::from(ty))

@@ -13,10 +13,10 @@ use super::{Delivery, QueueChoice};
 use crate::copy::CopyError;
 use crate::error::Error;
 use crate::gateway::DeviceHandle;
-use crate::ioctl_structs::{DmaQueueInit, DmaQueueState};
 use crate::kernel::Kernel;
 use crate::mapping::Mapping;
 use crate::wrappers::{MemLocation, QueueType};
+use ndl_abi::{DmaQueueInit, DmaQueueState};
 
 /// DMA_ENG_GET_STATE's value for an engine stopped by an error.
 const ENG_STATE_ABORT: u32 = 3;
