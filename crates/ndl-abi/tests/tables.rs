@@ -34,6 +34,7 @@ const README: &str = include_str!(concat!(
     "/tables/ioctl-README.md"
 ));
 const ABI_README: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tables/abi/README.md"));
+const DMA_PATH: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tables/dma-path.md"));
 const COMPAT: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/tables/abi/compat.tsv"
@@ -515,4 +516,35 @@ fn a_struct_unchanged_between_releases_is_one_type() {
     // The 2.24.7.0 MEM_BUF_ZEROCOPY64 took the 40-byte mem_buf_copy64.
     assert_eq!(v2_24_7_0::MEM_BUF_ZEROCOPY64.code(), 0xC028_4E7C);
     assert_eq!(ndl_abi::MEM_BUF_ZEROCOPY64.code(), 0xC030_4E7C);
+}
+
+#[test]
+fn the_limits_are_what_the_handler_notes_and_dma_path_say() {
+    use ndl_abi::limits::*;
+    let note = |r: Release, name: &str| {
+        let (commands, _) = tables(r);
+        rows(commands)
+            .into_iter()
+            .find(|row| row["name"] == name)
+            .map(|row| row["handler_note"].to_string())
+            .unwrap()
+    };
+    let d = Release::DEFAULT;
+    let q = note(d, "NEURON_IOCTL_DMA_QUEUE_INIT_BATCH");
+    assert!(q.contains("count must be < 256"), "{q}");
+    assert_eq!(QUEUE_INIT_BATCH_MAX, 255);
+    assert!(note(d, "NEURON_IOCTL_PRINTK").contains("size must be <= 512 incl. terminating NUL"));
+    assert_eq!(PRINTK_MAX, 512);
+    assert!(note(d, "NEURON_IOCTL_GET_LOGICAL_TO_PHYSICAL_NC_MAP").contains("<= 128"));
+    assert_eq!(NC_MAP_MAX_ENTRIES, 128);
+    assert!(note(d, "NEURON_IOCTL_POWER_PROFILE").contains("only ctrl=0 (set)"));
+    assert_eq!(POWER_PROFILE_CTRL_SET, 0);
+    let r = Release::parse("2.27.4.0").unwrap();
+    assert!(note(r, "NEURON_IOCTL_GET_PERFORMANCE_PROFILE").contains("ctrl must be 1 = get"));
+    assert_eq!(PERF_PROFILE_CTRL_GET, 1);
+    // dma-path.md §5: "one TX descriptor plus one RX descriptor, 16 bytes each"; §6: the
+    // kernel "checks offset + 16 x num_descs against the chunk".
+    assert!(DMA_PATH.contains("one RX descriptor, 16 bytes each"));
+    assert!(DMA_PATH.contains("checks offset + 16 x num_descs against the chunk"));
+    assert_eq!(DMA_DESC_BYTES, 16);
 }

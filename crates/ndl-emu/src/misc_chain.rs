@@ -4,6 +4,7 @@ use core::ffi::c_int;
 
 use zerocopy::FromZeros;
 
+use ndl_abi::limits::{NC_MAP_MAX_ENTRIES, PRINTK_MAX};
 #[allow(clippy::wildcard_imports)]
 use ndl_abi::*;
 use ndl_abi::{
@@ -12,7 +13,6 @@ use ndl_abi::{
     NcPidStateDump, PodCtrl, PodCtrlV2, PodInfo, PodStatus, PodStatusV2, Printk,
 };
 use ndl_std::Errno;
-use ndl_std::{NC_MAP_MAX_ENTRIES, PRINTK_MAX};
 
 use super::ENOTSUPP;
 use super::state::{Backing, Call, FileKind, ObjectKind, OpenFile, State};

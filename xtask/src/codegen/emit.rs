@@ -61,7 +61,7 @@ pub fn root(releases: &[Release], default: &str) -> String {
         "The release modules, the `Release` list and the errno values; the default release's \
          items at the root.",
     );
-    s += "pub mod errno;\nmod releases;\n";
+    s += "pub mod errno;\npub mod limits;\nmod releases;\n";
     for r in releases {
         let _ = writeln!(s, "pub mod {};", r.module);
     }
@@ -81,11 +81,26 @@ pub fn errno(rows: &[Row]) -> String {
     );
     for r in rows {
         let (name, value, source) = (&r["name"], &r["value"], &r["source"]);
-        let _ = writeln!(
-            s,
-            "/// `{name}` ({value}): {}.\npub const {name}: i32 = {value};",
-            doc_comment(source)
+        s += &wrap(
+            "/// ",
+            &format!("`{name}` ({value}): {}.", doc_comment(source)),
         );
+        let _ = writeln!(s, "pub const {name}: i32 = {value};");
+    }
+    s
+}
+
+/// `src/generated/limits.rs`.
+pub fn limits(rows: &[Row]) -> String {
+    let mut s = header(
+        "`tables/project/limits.tsv`",
+        "Numbers the driver's handlers enforce or use that no table column carries, each with \
+         where the driver states it.",
+    );
+    for r in rows {
+        let (name, ty, value, source) = (&r["name"], &r["type"], &r["value"], &r["source"]);
+        s += &wrap("/// ", &format!("{value}: {}.", doc_comment(source)));
+        let _ = writeln!(s, "pub const {name}: {ty} = {value};");
     }
     s
 }

@@ -112,6 +112,10 @@ fn inputs(root: &Path) -> Result<model::Inputs, String> {
             &["c_name", "rust", "source"],
         )?,
         errno: tsv::read(&project.join("errno.tsv"), &["name", "value", "source"])?,
+        limits: tsv::read(
+            &project.join("limits.tsv"),
+            &["name", "type", "value", "source"],
+        )?,
         compat: tsv::read(&abi.join("compat.tsv"), &["release", "arch", "min", "max"])?,
         versions: tsv::read(
             &abi.join("driver-version.tsv"),
@@ -135,6 +139,7 @@ fn generate(root: &Path) -> Result<BTreeMap<PathBuf, String>, String> {
         emit::root(&releases, DEFAULT_RELEASE),
     );
     files.insert(PathBuf::from("errno.rs"), emit::errno(&inputs.errno));
+    files.insert(PathBuf::from("limits.rs"), emit::limits(&inputs.limits));
     files.insert(
         PathBuf::from("releases.rs"),
         emit::releases(&releases, DEFAULT_RELEASE),

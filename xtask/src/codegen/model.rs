@@ -21,6 +21,8 @@ pub struct Inputs {
     pub names: Keyed,
     /// `errno.tsv` rows.
     pub errno: Vec<Row>,
+    /// `limits.tsv` rows.
+    pub limits: Vec<Row>,
     /// `compat.tsv` rows.
     pub compat: Vec<Row>,
     /// `driver-version.tsv` rows.

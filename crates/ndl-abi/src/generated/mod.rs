@@ -7,6 +7,7 @@
 //! root.
 
 pub mod errno;
+pub mod limits;
 mod releases;
 pub mod v2_24_7_0;
 pub mod v2_25_4_0;

@@ -7,6 +7,7 @@ use crate::error::{Error, Result};
 use crate::gateway::{Device, ioctl, ioctl_ptr};
 use crate::kernel::Kernel;
 use crate::wrappers::types::{MemHandle, QueueType, u32_arg};
+use ndl_abi::limits::QUEUE_INIT_BATCH_MAX;
 use ndl_abi::{
     DMA_ACK_COMPLETED, DMA_COPY_DESCRIPTORS, DMA_COPY_DESCRIPTORS64, DMA_DESCRIPTOR_COPYOUT,
     DMA_ENG_GET_STATE, DMA_ENG_INIT, DMA_ENG_SET_STATE, DMA_QUEUE_COPY_START, DMA_QUEUE_GET_STATE,
@@ -18,9 +19,6 @@ use ndl_abi::{
     DmaQueueInit, DmaQueueInitBatch, DmaQueueRelease, DmaQueueState, DmaQuiesceQueues, UserPtr,
 };
 use udma_desc::Descriptor;
-
-/// DMA_QUEUE_INIT_BATCH takes fewer than this many entries.
-pub const QUEUE_INIT_BATCH_MAX: usize = 255;
 
 impl<K: Kernel> Device<'_, K> {
     /// DMA_ENG_INIT (a no-op in current drivers, kept for old ones).

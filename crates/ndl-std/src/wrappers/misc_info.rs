@@ -6,6 +6,7 @@ use crate::error::{Error, Result};
 use crate::gateway::{Misc, ioctl, ioctl_ptr};
 use crate::kernel::{Kernel, RawFd};
 use crate::wrappers::types::NcRangeMark;
+use ndl_abi::limits::{NC_MAP_MAX_ENTRIES, PRINTK_MAX};
 use ndl_abi::{
     COMPATIBLE_VERSION, CRWL_NC_RANGE_MARK, CRWL_NC_RANGE_MARK_EXT0, CRWL_NC_RANGE_UNMARK,
     CRWL_NC_RANGE_UNMARK_EXT0, DEVICE_BASIC_INFO, DEVICE_BDF_EXT, DMABUF_FD, DRIVER_INFO_GET,
@@ -26,11 +27,6 @@ pub struct VaPlacement {
     /// The HBM channel whose range holds the chunk's device address.
     pub hbm_index: u32,
 }
-
-/// PRINTK's limit, terminating NUL included.
-pub const PRINTK_MAX: usize = 512;
-/// GET_LOGICAL_TO_PHYSICAL_NC_MAP's limit on `max_map_entries`.
-pub const NC_MAP_MAX_ENTRIES: u32 = 128;
 
 impl<K: Kernel> Misc<'_, K> {
     /// COMPATIBLE_VERSION: the `(min, max)` runtime interface versions the driver accepts.

@@ -25,12 +25,11 @@ mod types;
 
 pub use copy_async::{ASYNC_WAIT_HANDLES, AsyncCopy, ZeroCopyAt};
 pub use device_lifecycle::AppsInfo;
-pub use dma::QUEUE_INIT_BATCH_MAX;
 pub use h2t::H2tQueues;
 pub use h2t_completion::{ComplQueue, ComplQueueHeader, ComplQueueRegion, Completion};
 pub use memory::{BatchFrom, BatchTo, McInfo, OpFrom, OpTo};
-pub use misc_info::{NC_MAP_MAX_ENTRIES, PRINTK_MAX, VaPlacement};
-pub use perf_profile::{PROFILE_CTRL_GET, PerfProfiles};
+pub use misc_info::VaPlacement;
+pub use perf_profile::PerfProfiles;
 pub use pod::{PodModes, PodStatusInfo};
 pub use table::{Gateway, WRAPPERS, Wrapper, wrappers_of};
 pub use types::{MemHandle, MemLocation, NcRangeMark, QueueType, ResourceInfo};

@@ -7,11 +7,8 @@ use crate::error::Result;
 use crate::gateway::{Device, ioctl};
 use crate::kernel::Kernel;
 use ndl_abi::PowerProfile;
+use ndl_abi::limits::PERF_PROFILE_CTRL_GET;
 use ndl_abi::v2_27_4_0::{AVAILABLE_PERF_PROFILES, AvailablePerfProfiles, GET_PERFORMANCE_PROFILE};
-
-/// The `ctrl` value of GET_PERFORMANCE_PROFILE: the handler answers -ENOTSUPP unless it is 1
-/// ("ctrl must be 1 = get", the command's handler note in `abi/2.27.4.0/ioctl-commands.tsv`).
-pub const PROFILE_CTRL_GET: u16 = 1;
 
 /// AVAILABLE_PERF_PROFILES' answer, as the driver writes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -30,7 +27,7 @@ impl<K: Kernel> Device<'_, K> {
         let mut arg = PowerProfile::new_zeroed();
         // "sz must be 8 (else -ENXIO)": the struct's own size.
         arg.sz = size_of::<PowerProfile>() as u16;
-        arg.ctrl = PROFILE_CTRL_GET;
+        arg.ctrl = PERF_PROFILE_CTRL_GET;
         ioctl!(self, GET_PERFORMANCE_PROFILE, &mut arg)?;
         Ok(arg.profile)
     }
