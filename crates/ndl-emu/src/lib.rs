@@ -99,25 +99,6 @@ pub type Arches = (
     khal_mariana::Mariana,
 );
 
-/// `ndl-std`'s driver-style copy (the default path) over this kernel's arch set.
-pub fn driver_copy<K: Kernel>(
-    dev: &ndl_std::DeviceHandle<'_, K>,
-    data: &[u8],
-    options: &ndl_std::copy::CopyOptions,
-) -> Result<ndl_std::copy::CopyReport, ndl_std::copy::CopyError> {
-    ndl_std::copy::copy::<Arches, K>(dev, data, options)
-}
-
-/// `ndl-std`'s register-level copy (the opt-in) over this kernel's arch set and its BAR0
-/// resource ([`resource::BAR0_RESOURCE`], served only by a privileged emulated kernel).
-pub fn register_copy<K: Kernel>(
-    dev: &ndl_std::DeviceHandle<'_, K>,
-    data: &[u8],
-    options: &ndl_std::copy::register_level::RegisterOptions,
-) -> Result<ndl_std::copy::CopyReport, ndl_std::copy::CopyError> {
-    ndl_std::copy::register_level::copy::<Arches, K>(dev, data, options, resource::BAR0_RESOURCE)
-}
-
 /// errno the driver's `-ENOTSUPP` reaches user space as (defined once, in `ndl-std`).
 pub use ndl_std::ENOTSUPP;
 

@@ -6,6 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use khal::Arch;
+use khal::Generation;
 use khal_cayman::Cayman;
 use mmio::Mmio;
 use ndl_abi::Dir;
@@ -14,8 +15,8 @@ use ndl_abi::{
 };
 use ndl_emu::{DeviceConfig, ENOTSUPP, EmulatedKernel, resource};
 use ndl_std::{
-    AccessMode, BatchFrom, BatchTo, Errno, Error, Family, Generation, Kernel, MemHandle,
-    MemLocation, Ndl, OpFrom, OpTo, QueueType,
+    AccessMode, BatchFrom, BatchTo, Errno, Error, Family, Kernel, MemHandle, MemLocation, Ndl,
+    OpFrom, OpTo, QueueType,
 };
 use udma_desc::{CopyRequest, RingId, build_copy_pair};
 
@@ -411,8 +412,9 @@ fn dma_engines_queues_and_descriptors_run_on_the_model() {
             build_copy_pair::<Cayman>(RingId::INITIAL, RingId::INITIAL, &req).unwrap()
         })
         .collect();
-    let txd: Vec<udma_desc::Descriptor> = pairs.iter().map(|p| p.tx).collect();
-    let rxd: Vec<udma_desc::Descriptor> = pairs.iter().map(|p| p.rx).collect();
+    // The wrappers take each descriptor's 16 bytes in memory order.
+    let txd: Vec<[u8; 16]> = pairs.iter().map(|p| p.tx.to_le_bytes()).collect();
+    let rxd: Vec<[u8; 16]> = pairs.iter().map(|p| p.rx.to_le_bytes()).collect();
     h.dma_copy_descriptors(tx, 0, QueueType::Tx, &txd).unwrap();
     h.dma_copy_descriptors(rx, 0, QueueType::Rx, &rxd).unwrap();
     let init = queue_init(3, 1, 32, tx, rx);
@@ -422,11 +424,11 @@ fn dma_engines_queues_and_descriptors_run_on_the_model() {
     batch[1].qid = 3;
     h.dma_queue_init_batch(&batch).unwrap();
     assert_eq!(h.dma_eng_get_state(3).unwrap().num_queues, 3);
-    let mut out = [udma_desc::Descriptor::ZERO; 3];
+    let mut out = [[0u8; 16]; 3];
     h.dma_descriptor_copyout(3, 1, QueueType::Tx, 0, &mut out)
         .unwrap();
     assert_eq!(&out[..2], &txd[..]);
-    assert_eq!(out[2], udma_desc::Descriptor::ZERO);
+    assert_eq!(out[2], udma_desc::Descriptor::ZERO.to_le_bytes());
     // The queue registers say what khal programmed: ring base, length, pointers at 0.
     let (txs, rxs) = h.dma_queue_get_state(3, 1).unwrap();
     assert_eq!((txs.base_addr, txs.length), (dma_addr(&h, tx), 32));
@@ -927,13 +929,8 @@ fn legacy_fallback_latches_once_per_family() {
     let mut out = [0u8; 10];
     h.mem_buf_copy_from(a, 100, &mut out).unwrap();
     assert_eq!(&out, b"old kernel");
-    h.dma_copy_descriptors(
-        a,
-        0,
-        QueueType::Rx,
-        &[udma_desc::Descriptor::from_le_bytes([1; 16])],
-    )
-    .unwrap();
+    h.dma_copy_descriptors(a, 0, QueueType::Rx, &[[1; 16]])
+        .unwrap();
     let pa = h.mem_get_extended_info(a, 0).unwrap().pa;
     h.program_engine_nc(0, pa, 0, b"x").unwrap();
     let mc = h.mem_mc_get_info(pa).unwrap();

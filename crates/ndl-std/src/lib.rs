@@ -19,9 +19,9 @@
 //!   address crosses the boundary. Each answer is read under the command's
 //!   [`ndl_abi::Returns`]; failures are [`Error`]s naming the command and errno, convertible
 //!   to [`std::io::Error`].
-//! * [`copy`]: memory-to-memory DMA copies, verified byte for byte, generic over the kernel
-//!   and the caller's arch set: [`copy::driver`] (the default) on the driver's terms, and
-//!   [`copy::register_level`], the opt-in for the device model and privileged tooling.
+//! * The DMA copy flows built on these wrappers are the crate `ndl-copy` (the driver-style
+//!   copy, and the register-level copy behind a feature); this crate depends on no arch crate
+//!   and no descriptor crate.
 //!
 //! # Real hardware, privileges, and the model
 //!
@@ -29,12 +29,9 @@
 //! wrapper whose command the driver serves on the lane its gateway uses; [`Mapping`]s of the process's own memory chunks (MEM_GET_EXTENDED_INFO's
 //! `mmap_offset`, the whole chunk) and of the arch's special resources (RESOURCE_MMAP_INFO:
 //! semaphores, events, state buffers, TOP_SP blocks, whole HBM channels on V3/V4;
-//! RESOURCE_ALL entries read-only); and the **driver-style copy** ([`copy::copy`]): an H2T
-//! service queue or a core-engine queue, MEM_ALLOC'd rings and buffers, udma-desc
-//! descriptors delivered by mmap of the ring chunk or by DMA_COPY_DESCRIPTORS, the driver
-//! ringing the doorbells, a completion marker, DMA_ACK_COMPLETED, and full teardown. This
-//! follows `reference/dma-path.md` (driver 2.26.5.0) and has been run only against the
-//! emulated kernel here, not on hardware.
+//! RESOURCE_ALL entries read-only); and every command `ndl-copy`'s **driver-style copy**
+//! issues (`reference/dma-path.md`, driver 2.26.5.0; run only against the emulated kernel
+//! here, not on hardware).
 //!
 //! **Needs privileges**: mmap of raw device memory at an offset that is neither a chunk nor
 //! a special resource needs CAP_SYS_RAWIO (the driver's root path, BAR4 only; EPERM
@@ -43,7 +40,7 @@
 //! BAR_WRITE, ...) answer EACCES. A write-only (free-access) fd reaches only the misc
 //! commands and cannot map.
 //!
-//! **Only the model does**: the [`copy::register_level`] path. It maps a BAR0 register
+//! **Only the model does**: `ndl-copy`'s register-level path. It maps a BAR0 register
 //! window and programs ring bases and doorbells itself, which the driver refuses to every
 //! process, root included (no mmap reaches DMA engine registers; BAR_WRITE blocks the ring
 //! base, completion base and tail-increment words of every queue,
@@ -67,7 +64,6 @@
 
 mod compat;
 mod context;
-pub mod copy;
 mod error;
 mod fd_slot;
 mod gateway;
@@ -92,6 +88,3 @@ pub use ndl::Ndl;
 pub use real_kernel::{RealKernel, RealRegion};
 pub use returns::ENOTSUPP;
 pub use wrappers::*;
-
-/// The chip generation (re-exported from `khal`).
-pub use khal::Generation;

@@ -7,7 +7,11 @@ use crate::error::{Error, Result};
 use crate::gateway::{Device, ioctl, ioctl_ptr};
 use crate::kernel::Kernel;
 use crate::wrappers::types::{MemHandle, QueueType, u32_arg};
-use ndl_abi::limits::QUEUE_INIT_BATCH_MAX;
+use ndl_abi::limits::{DMA_DESC_BYTES, QUEUE_INIT_BATCH_MAX};
+
+/// One DMA descriptor as the driver copies it: 16 bytes in memory order
+/// ([`ndl_abi::limits::DMA_DESC_BYTES`]; udma-desc builds them).
+pub type DescBytes = [u8; DMA_DESC_BYTES];
 use ndl_abi::{
     DMA_ACK_COMPLETED, DMA_COPY_DESCRIPTORS, DMA_COPY_DESCRIPTORS64, DMA_DESCRIPTOR_COPYOUT,
     DMA_ENG_GET_STATE, DMA_ENG_INIT, DMA_ENG_SET_STATE, DMA_QUEUE_COPY_START, DMA_QUEUE_GET_STATE,
@@ -18,7 +22,6 @@ use ndl_abi::{
     DmaEngGetState, DmaEngInit, DmaEngSetState, DmaEngState, DmaQueueCopyStart, DmaQueueGetState,
     DmaQueueInit, DmaQueueInitBatch, DmaQueueRelease, DmaQueueState, DmaQuiesceQueues, UserPtr,
 };
-use udma_desc::Descriptor;
 
 impl<K: Kernel> Device<'_, K> {
     /// DMA_ENG_INIT (a no-op in current drivers, kept for old ones).
@@ -128,14 +131,14 @@ impl<K: Kernel> Device<'_, K> {
         Ok((tx, rx))
     }
 
-    /// DMA_COPY_DESCRIPTORS64 (falling back to DMA_COPY_DESCRIPTORS): writes `descs` into
-    /// the ring memory `mem` at byte `offset`.
+    /// DMA_COPY_DESCRIPTORS64 (falling back to DMA_COPY_DESCRIPTORS): writes `descs` (each
+    /// 16 bytes in memory order) into the ring memory `mem` at byte `offset`.
     pub fn dma_copy_descriptors(
         &self,
         mem: MemHandle,
         offset: u64,
         queue_type: QueueType,
-        descs: &[Descriptor],
+        descs: &[DescBytes],
     ) -> Result<()> {
         let cmd64 = DMA_COPY_DESCRIPTORS64.name();
         let num_descs = u32_arg(cmd64, "descriptor count", descs.len() as u64)?;
@@ -166,15 +169,15 @@ impl<K: Kernel> Device<'_, K> {
         )
     }
 
-    /// DMA_DESCRIPTOR_COPYOUT: reads `out.len()` descriptors of a queue's ring, starting at
-    /// `start_index`.
+    /// DMA_DESCRIPTOR_COPYOUT: reads `out.len()` descriptors (16 bytes each, memory order) of
+    /// a queue's ring, starting at `start_index`.
     pub fn dma_descriptor_copyout(
         &self,
         eng_id: u32,
         qid: u32,
         queue_type: QueueType,
         start_index: u32,
-        out: &mut [Descriptor],
+        out: &mut [DescBytes],
     ) -> Result<()> {
         let cmd = DMA_DESCRIPTOR_COPYOUT.name();
         let mut arg = DmaDescriptorCopyout::new_zeroed();

@@ -25,6 +25,7 @@ mod types;
 
 pub use copy_async::{ASYNC_WAIT_HANDLES, AsyncCopy, ZeroCopyAt};
 pub use device_lifecycle::AppsInfo;
+pub use dma::DescBytes;
 pub use h2t::H2tQueues;
 pub use h2t_completion::{ComplQueue, ComplQueueHeader, ComplQueueRegion, Completion};
 pub use memory::{BatchFrom, BatchTo, McInfo, OpFrom, OpTo};

@@ -33,12 +33,10 @@ use std::time::Duration;
 use khal::{Arch, ArchSet, ArchVisitor};
 use udma_desc::QueueId;
 
-pub use queue::{DmaBuffer, DmaQueue, MappedRings, MappedUdma, RegisterResource, alloc_dma};
+pub use queue::{DmaQueue, MappedRings, MappedUdma, RegisterResource, alloc_dma};
 
 use super::{CopyError, CopyReport, generation, verify};
-use crate::gateway::DeviceHandle;
-use crate::kernel::Kernel;
-use crate::wrappers::MemLocation;
+use ndl_std::{DeviceHandle, Kernel, MemLocation};
 
 /// Where and how a copy runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,18 +109,6 @@ impl<K: Kernel> ArchVisitor for CopyVisit<'_, '_, K> {
     }
 }
 
-/// A driver allocation freed when dropped.
-struct Owned<'r, 'a, K: Kernel> {
-    dev: &'r DeviceHandle<'a, K>,
-    buf: DmaBuffer,
-}
-
-impl<K: Kernel> Drop for Owned<'_, '_, K> {
-    fn drop(&mut self) {
-        let _ = self.dev.mem_free(self.buf.mem);
-    }
-}
-
 /// [`copy`] for a known arch `A`.
 pub fn copy_on<K: Kernel, A: Arch>(
     dev: &DeviceHandle<'_, K>,
@@ -133,7 +119,7 @@ pub fn copy_on<K: Kernel, A: Arch>(
     if data.is_empty() {
         return Err(CopyError::Empty);
     }
-    let queue = QueueId::new(options.queue.into()).map_err(|_| crate::Error::OutOfRange {
+    let queue = QueueId::new(options.queue.into()).map_err(|_| ndl_std::Error::OutOfRange {
         cmd: "copy",
         what: "queue",
         value: options.queue.into(),
@@ -142,16 +128,10 @@ pub fn copy_on<K: Kernel, A: Arch>(
     // The buffers are declared before the queue so that they are dropped after it: on every
     // early return (a timeout with the engine still running, an abort) the queue is reset
     // first, and only then is memory the engine may still write freed.
-    let src = Owned {
-        dev,
-        buf: alloc_dma::<K, A>(dev, len, 64, options.src)?,
-    };
-    let dst = Owned {
-        dev,
-        buf: alloc_dma::<K, A>(dev, len, 64, options.dst)?,
-    };
+    let src = alloc_dma::<K, A>(dev, len, 64, options.src)?;
+    let dst = alloc_dma::<K, A>(dev, len, 64, options.dst)?;
     let mut q = DmaQueue::<K, A>::open(dev, options.engine, queue, options.ring_size, bar0)?;
-    dev.mem_buf_copy_to(src.buf.mem, 0, data)?;
+    src.write(0, data)?;
 
     let chunk = u64::from(udma_desc::MAX_TRANSFER_BYTES);
     let per_batch = u64::from(q.room()) * chunk;
@@ -164,7 +144,7 @@ pub fn copy_on<K: Kernel, A: Arch>(
     let (mut done, mut descriptors, mut batches) = (0u64, 0u64, 0u32);
     while done < len {
         let n = per_batch.min(len - done);
-        let pairs = q.prepare(src.buf.dma_addr + done, dst.buf.dma_addr + done, n)?;
+        let pairs = q.prepare(src.dma_addr() + done, dst.dma_addr() + done, n)?;
         q.start(pairs)?;
         q.wait(options.timeout)?;
         q.ack(pairs)?;
@@ -174,7 +154,7 @@ pub fn copy_on<K: Kernel, A: Arch>(
     }
 
     let mut back = vec![0u8; data.len()];
-    dev.mem_buf_copy_from(dst.buf.mem, 0, &mut back)?;
+    dst.read(0, &mut back)?;
     verify(data, &back)?;
     Ok(CopyReport {
         generation: A::GENERATION,

@@ -7,12 +7,9 @@
 
 use udma_desc::CopyRequest;
 
-use super::chunk::{Chunk, MemType};
-use crate::error::Result;
-use crate::gateway::DeviceHandle;
-use crate::kernel::Kernel;
-use crate::mapping::Mapping;
-use crate::wrappers::MemLocation;
+use super::chunk;
+use crate::mem::{DeviceMem, MemType};
+use ndl_std::{DeviceHandle, Kernel, Mapping, MemLocation, Result};
 
 /// The marker value the driver's own copies use.
 pub const COMPLETION_MARKER: u32 = 0xabcd_ef01;
@@ -26,8 +23,7 @@ const LANDING: usize = 4;
 pub(crate) struct Completion<'r, 'a, K: Kernel> {
     // Unmapped before the chunk is freed.
     map: Option<Mapping<'a, K>>,
-    chunk: Chunk<'r, 'a, K>,
-    dev: &'r DeviceHandle<'a, K>,
+    chunk: DeviceMem<'r, 'a, K>,
 }
 
 impl<'r, 'a, K: Kernel> Completion<'r, 'a, K> {
@@ -39,9 +35,9 @@ impl<'r, 'a, K: Kernel> Completion<'r, 'a, K> {
         host_window: u64,
         mapped: bool,
     ) -> Result<Self> {
-        let chunk = Chunk::alloc(dev, 8, MemLocation::Host, nc, MemType::Ring, host_window)?;
+        let chunk = chunk(dev, 8, MemLocation::Host, nc, MemType::Ring, host_window)?;
         let map = if mapped { Some(chunk.map()?) } else { None };
-        Ok(Self { map, chunk, dev })
+        Ok(Self { map, chunk })
     }
 
     /// Writes the marker into the first word and clears the second (before each batch).
@@ -50,13 +46,13 @@ impl<'r, 'a, K: Kernel> Completion<'r, 'a, K> {
         pair[..4].copy_from_slice(&COMPLETION_MARKER.to_le_bytes());
         match &self.map {
             Some(m) => m.write_bytes(0, &pair),
-            None => self.dev.mem_buf_copy_to(self.chunk.mem, 0, &pair),
+            None => self.chunk.write(0, &pair),
         }
     }
 
     /// The last pair of a batch: 4 bytes from the first word to the second, no barrier.
     pub(crate) fn request(&self) -> CopyRequest {
-        let at = self.chunk.bus_addr;
+        let at = self.chunk.dma_addr();
         CopyRequest::new(at, at + LANDING as u64, 4)
     }
 
@@ -65,9 +61,7 @@ impl<'r, 'a, K: Kernel> Completion<'r, 'a, K> {
         let mut word = [0u8; 4];
         match &self.map {
             Some(m) => m.read_bytes(LANDING, &mut word)?,
-            None => self
-                .dev
-                .mem_buf_copy_from(self.chunk.mem, LANDING as u64, &mut word)?,
+            None => self.chunk.read(LANDING as u64, &mut word)?,
         }
         Ok(u32::from_le_bytes(word) == COMPLETION_MARKER)
     }

@@ -8,15 +8,13 @@ use udma_desc::{
     build_copy_pair,
 };
 
-use super::chunk::{Chunk, MemType};
+use super::chunk;
 use super::{Delivery, QueueChoice};
-use crate::copy::CopyError;
-use crate::error::Error;
-use crate::gateway::DeviceHandle;
-use crate::kernel::Kernel;
-use crate::mapping::Mapping;
-use crate::wrappers::{MemLocation, QueueType};
+use crate::CopyError;
+use crate::RingMemory;
+use crate::mem::{DeviceMem, MemType};
 use ndl_abi::{DmaQueueInit, DmaQueueState};
+use ndl_std::{DescBytes, DeviceHandle, Error, Kernel, MemLocation, QueueType};
 
 /// DMA_ENG_GET_STATE's value for an engine stopped by an error.
 const ENG_STATE_ABORT: u32 = 3;
@@ -55,10 +53,10 @@ pub struct DriverQueue<'r, 'a, K: Kernel, A: Arch> {
     tx: Ring,
     rx: Ring,
     // Dropped in this order after `Drop::drop`: mappings, rings, service queue.
-    tx_map: Option<Mapping<'a, K>>,
-    rx_map: Option<Mapping<'a, K>>,
-    tx_mem: Chunk<'r, 'a, K>,
-    rx_mem: Chunk<'r, 'a, K>,
+    tx_map: Option<RingMemory<'a, K>>,
+    rx_map: Option<RingMemory<'a, K>>,
+    tx_mem: DeviceMem<'r, 'a, K>,
+    rx_mem: DeviceMem<'r, 'a, K>,
     _service: Option<ServiceQueue<'r, 'a, K>>,
     _arch: PhantomData<A>,
 }
@@ -116,10 +114,13 @@ impl<'r, 'a, K: Kernel, A: Arch> DriverQueue<'r, 'a, K, A> {
         }
         let bytes = u64::from(entries) * DESC_BYTES as u64;
         let window = scalars.pci_host_base;
-        let tx_mem = Chunk::alloc(dev, bytes, MemLocation::Host, nc, MemType::Ring, window)?;
-        let rx_mem = Chunk::alloc(dev, bytes, MemLocation::Host, nc, MemType::Ring, window)?;
+        let tx_mem = chunk(dev, bytes, MemLocation::Host, nc, MemType::Ring, window)?;
+        let rx_mem = chunk(dev, bytes, MemLocation::Host, nc, MemType::Ring, window)?;
         let (tx_map, rx_map) = match delivery {
-            Delivery::Mmap => (Some(tx_mem.map()?), Some(rx_mem.map()?)),
+            Delivery::Mmap => (
+                Some(RingMemory::new(tx_mem.map()?)),
+                Some(RingMemory::new(rx_mem.map()?)),
+            ),
             Delivery::CopyDescriptors => (None, None),
         };
         dev.dma_queue_init(&DmaQueueInit {
@@ -127,8 +128,8 @@ impl<'r, 'a, K: Kernel, A: Arch> DriverQueue<'r, 'a, K, A> {
             qid: qid.get().into(),
             tx_desc_count: entries,
             rx_desc_count: entries,
-            tx_handle: tx_mem.mem.0,
-            rx_handle: rx_mem.mem.0,
+            tx_handle: tx_mem.mem().0,
+            rx_handle: rx_mem.mem().0,
             // No completion ring: the driver refuses one for a user queue.
             rxc_handle: 0,
             axi_port: 0,
@@ -199,8 +200,8 @@ impl<'r, 'a, K: Kernel, A: Arch> DriverQueue<'r, 'a, K, A> {
         descs: &[Descriptor],
     ) -> Result<(), CopyError> {
         let (map, mem) = match which {
-            QueueType::Tx => (&mut self.tx_map, self.tx_mem.mem),
-            QueueType::Rx => (&mut self.rx_map, self.rx_mem.mem),
+            QueueType::Tx => (&mut self.tx_map, self.tx_mem.mem()),
+            QueueType::Rx => (&mut self.rx_map, self.rx_mem.mem()),
         };
         match (self.delivery, map) {
             (Delivery::Mmap, Some(map)) => {
@@ -211,7 +212,8 @@ impl<'r, 'a, K: Kernel, A: Arch> DriverQueue<'r, 'a, K, A> {
             }
             _ => {
                 // DMA_COPY_DESCRIPTORS copies a run at a byte offset; a run that wraps is
-                // two calls.
+                // two calls. It takes the descriptors' bytes in memory order.
+                let descs: Vec<DescBytes> = descs.iter().map(|d| d.to_le_bytes()).collect();
                 let first = usize::try_from(res.first_run()).unwrap_or(usize::MAX);
                 let (head, tail) = descs.split_at(first.min(descs.len()));
                 let at = u64::from(res.start()) * DESC_BYTES as u64;

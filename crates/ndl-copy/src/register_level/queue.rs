@@ -12,19 +12,16 @@ use udma_desc::{
     CopyRequest, DESC_BYTES, DescRing, Direction, MAX_TRANSFER_BYTES, QueueId, RingPair,
 };
 
-use crate::copy::CopyError;
-use crate::error::Error;
-use crate::gateway::DeviceHandle;
-use crate::kernel::Kernel;
-use crate::mapping::Mapping;
-use crate::wrappers::{MemHandle, MemLocation};
+use crate::mem::{DeviceMem, MemSpec, MemType};
+use crate::{CopyError, RingMemory};
+use ndl_std::{DeviceHandle, Error, Kernel, Mapping, MemLocation};
 
 /// The engine handle of a [`DmaQueue`]: khal's `Udma` over the engine's window of the mapped
 /// BAR0.
 pub type MappedUdma<'a, K, A> = Udma<A, Window<Mapping<'a, K>>>;
 
 /// The TX/RX rings of a [`DmaQueue`], living in mapped ring memory.
-pub type MappedRings<'a, K> = RingPair<Mapping<'a, K>, Mapping<'a, K>>;
+pub type MappedRings<'a, K> = RingPair<RingMemory<'a, K>, RingMemory<'a, K>>;
 
 /// The `(block, block_id, resource)` triple RESOURCE_MMAP_INFO maps as the whole BAR0
 /// register file.
@@ -42,53 +39,38 @@ pub struct RegisterResource {
     pub resource: u32,
 }
 
-/// A driver allocation with its mmap cookie and its DMA address.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DmaBuffer {
-    /// The driver handle.
-    pub mem: MemHandle,
-    /// What the engine addresses: the reported `pa`, with the arch's PCIe host base OR-ed in
-    /// for host memory (as the driver does before handing host memory to an engine).
-    pub dma_addr: u64,
-    /// The mmap cookie.
-    pub cookie: u64,
-    /// Size in bytes.
-    pub size: u64,
+impl From<(u32, u32, u32)> for RegisterResource {
+    /// `(block, block_id, resource)`, the order RESOURCE_MMAP_INFO takes them in.
+    fn from((block, block_id, resource): (u32, u32, u32)) -> Self {
+        Self {
+            block,
+            block_id,
+            resource,
+        }
+    }
 }
 
-/// Allocates `size` bytes aligned to `align` at `location` and looks up its DMA address
-/// (MEM_ALLOC, then MEM_GET_EXTENDED_INFO).
-pub fn alloc_dma<K: Kernel, A: Arch>(
-    dev: &DeviceHandle<'_, K>,
+/// Allocates `size` bytes aligned to `align` at `location` (MEM_ALLOC, memory type 0, core
+/// 0) and looks up its DMA address (MEM_GET_EXTENDED_INFO): the arch's PCIe host base is
+/// OR-ed in for host memory, as the driver does before handing host memory to an engine.
+/// The memory is freed when the returned owner drops.
+pub fn alloc_dma<'r, 'a, K: Kernel, A: Arch>(
+    dev: &'r DeviceHandle<'a, K>,
     size: u64,
     align: u64,
     location: MemLocation,
-) -> Result<DmaBuffer, Error> {
-    // Host memory takes no alignment argument (the driver refuses one with EINVAL); its
-    // chunks are page-aligned, which covers any smaller alignment.
-    let align = match location {
-        MemLocation::Host => 0,
-        MemLocation::Device { .. } => align,
-    };
-    let mem = dev.mem_alloc(size, align, location, 0)?;
-    let info = match dev.mem_get_extended_info(mem, 0) {
-        Ok(info) => info,
-        Err(e) => {
-            let _ = dev.mem_free(mem);
-            return Err(e);
-        }
-    };
-    let dma_addr = if info.host_memory != 0 {
-        info.pa | A::SCALARS.pci_host_base
-    } else {
-        info.pa
-    };
-    Ok(DmaBuffer {
-        mem,
-        dma_addr,
-        cookie: info.mmap_offset,
-        size: info.size,
-    })
+) -> Result<DeviceMem<'r, 'a, K>, Error> {
+    DeviceMem::alloc(
+        dev,
+        MemSpec {
+            size,
+            align,
+            location,
+            nc_id: 0,
+            mem_type: MemType::Unspecified,
+            host_window: A::SCALARS.pci_host_base,
+        },
+    )
 }
 
 /// One UDMA queue set up from user space, the way a runtime with register access drives it.
@@ -98,20 +80,20 @@ pub fn alloc_dma<K: Kernel, A: Arch>(
 /// re-initialises the engine, so open the queues of one engine before traffic starts),
 /// allocates the TX and RX rings in host memory (256-byte aligned, `ring_size` descriptors,
 /// a power of two), maps them, and programs the queue with khal. Descriptors are then built
-/// by udma-desc straight into the mapped rings ([`Mapping`] is a
+/// by udma-desc straight into the mapped rings ([`RingMemory`] is a
 /// [`DescStore`](udma_desc::DescStore)), and the doorbells are khal's, written through the
 /// mapped BAR0. Over the emulated kernel every one of those accesses reaches the device
 /// model as it happens.
 ///
-/// Dropping the queue resets it (both directions paused, pointers back to 0) and frees the
-/// rings.
+/// Dropping the queue resets it (both directions paused, pointers back to 0), then unmaps
+/// and frees the rings.
 #[derive(Debug)]
 pub struct DmaQueue<'a, K: Kernel, A: Arch> {
-    dev: &'a DeviceHandle<'a, K>,
     engine: u32,
     udma: MappedUdma<'a, K, A>,
+    // Dropped in this order after `Drop::drop` reset the queue: mappings, then memory.
     rings: MappedRings<'a, K>,
-    ring_mem: [MemHandle; 2],
+    _ring_mem: [DeviceMem<'a, 'a, K>; 2],
 }
 
 impl<'a, K: Kernel, A: Arch> DmaQueue<'a, K, A> {
@@ -151,42 +133,25 @@ impl<'a, K: Kernel, A: Arch> DmaQueue<'a, K, A> {
 
         let bytes = u64::from(ring_size) * DESC_BYTES as u64;
         let tx = alloc_dma::<K, A>(dev, bytes, RING_ALIGN, MemLocation::Host)?;
-        let rx = match alloc_dma::<K, A>(dev, bytes, RING_ALIGN, MemLocation::Host) {
-            Ok(rx) => rx,
-            Err(e) => {
-                let _ = dev.mem_free(tx.mem);
-                return Err(e.into());
-            }
+        let rx = alloc_dma::<K, A>(dev, bytes, RING_ALIGN, MemLocation::Host)?;
+        // A chunk mapping covers the whole (page-rounded) chunk, as the driver requires.
+        let tx_map = RingMemory::new(tx.map()?);
+        let rx_map = RingMemory::new(rx.map()?);
+        let ring = |b: &DeviceMem<'_, '_, K>| RingConfig {
+            bus_addr: b.dma_addr(),
+            size: ring_size,
         };
-        let ring_mem = [tx.mem, rx.mem];
-        let free = |e: CopyError| {
-            for m in ring_mem {
-                let _ = dev.mem_free(m);
-            }
-            e
-        };
-        let rings = (|| -> Result<_, CopyError> {
-            // A chunk mapping covers the whole (page-rounded) chunk, as the driver requires.
-            let tx_map = dev.map(tx.cookie, tx.size)?;
-            let rx_map = dev.map(rx.cookie, rx.size)?;
-            let ring = |b: &DmaBuffer| RingConfig {
-                bus_addr: b.dma_addr,
-                size: ring_size,
-            };
-            udma.init_queue(queue, ring(&tx), ring(&rx))?;
-            Ok(RingPair::new(
-                queue,
-                DescRing::with_size(Direction::Tx, tx_map, ring_size)?,
-                DescRing::with_size(Direction::Rx, rx_map, ring_size)?,
-            ))
-        })()
-        .map_err(free)?;
+        udma.init_queue(queue, ring(&tx), ring(&rx))?;
+        let rings = RingPair::new(
+            queue,
+            DescRing::with_size(Direction::Tx, tx_map, ring_size)?,
+            DescRing::with_size(Direction::Rx, rx_map, ring_size)?,
+        );
         Ok(Self {
-            dev,
             engine,
             udma,
             rings,
-            ring_mem,
+            _ring_mem: [tx, rx],
         })
     }
 
@@ -322,9 +287,6 @@ impl<K: Kernel, A: Arch> Drop for DmaQueue<'_, K, A> {
         let q = self.queue();
         for dir in [Dir::Tx, Dir::Rx] {
             let _ = self.udma.reset_queue(dir, q);
-        }
-        for m in self.ring_mem {
-            let _ = self.dev.mem_free(m);
         }
     }
 }

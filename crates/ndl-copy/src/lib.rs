@@ -1,30 +1,43 @@
-//! Memory-to-memory DMA copies through a device, verified byte for byte, generic over the
-//! [`Kernel`].
+//! `ndl-copy`: memory-to-memory DMA copies through a Neuron device, verified byte for byte,
+//! over `ndl-std`'s wrappers and generic over its [`Kernel`] and the caller's arch set.
 //!
 //! * [`driver`] — **the default path**, on the driver's terms (`reference/dma-path.md`): the
 //!   driver programs the queue, copies or lets the process map its descriptors, and rings
 //!   the doorbells; user space only builds descriptors and watches a completion marker.
 //!   Runs on real hardware.
-//! * [`register_level`] — the opt-in that programs the engine's registers itself through a
-//!   mapped BAR0, for the device model and privileged tooling; the real driver refuses it.
+//! * `register_level` (feature `register-level`) — the opt-in that programs the engine's
+//!   registers itself through a mapped BAR0, for the device model and privileged tooling;
+//!   the real driver refuses it.
 //!
-//! Both report with [`CopyReport`] and fail with [`CopyError`].
+//! Both allocate driver memory only as [`DeviceMem`], which gives it back with MEM_FREE when
+//! dropped (on success and on every error path), keep descriptor rings in [`RingMemory`],
+//! report with [`CopyReport`] and fail with [`CopyError`].
+//!
+//! ```
+//! use ndl_copy::{CopyError, verify};
+//!
+//! assert_eq!(verify(b"abc", b"abc"), Ok(()));
+//! assert!(matches!(verify(b"abc", b"abd"), Err(CopyError::Mismatch { offset: 2, .. })));
+//! ```
 
 pub mod driver;
 mod error;
+mod mem;
+#[cfg(feature = "register-level")]
 pub mod register_level;
+mod ring_memory;
 mod source;
 
 use khal::Generation;
+use ndl_std::{Device, Kernel};
 
 pub use driver::{
     CopyOptions, DataMove, Delivery, QueueChoice, copy, copy_on, copy_source, copy_source_on,
 };
 pub use error::CopyError;
+pub use mem::{DeviceMem, MemSpec, MemType};
+pub use ring_memory::RingMemory;
 pub use source::{STREAM_BYTES, Source, verify_piece};
-
-use crate::gateway::Device;
-use crate::kernel::Kernel;
 
 /// What a copy did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use khal::udma::{UdmaError, UdmaState};
 
-use crate::error::Error;
+use ndl_std::Error;
 
 /// A failed copy: the ioctl, khal or ring step that refused, the engine's abort, a timeout,
 /// or a destination byte that differs from the source.

@@ -3,13 +3,10 @@
 //! and checked piece by piece, so no buffer of the copy's size is made here.
 
 use super::DataMove;
-use super::chunk::Chunk;
-use crate::copy::CopyError;
-use crate::copy::source::{STREAM_BYTES, Source, verify_piece};
-use crate::gateway::DeviceHandle;
-use crate::kernel::Kernel;
-use crate::mapping::Mapping;
-use crate::wrappers::MemHandle;
+use crate::CopyError;
+use crate::mem::DeviceMem;
+use crate::source::{STREAM_BYTES, Source, verify_piece};
+use ndl_std::{DeviceHandle, Kernel, Mapping, MemHandle};
 
 /// How one chunk's bytes are reached: MEM_BUF_COPY, or a mapping of the whole chunk.
 pub(super) enum Port<'r, 'a, K: Kernel> {
@@ -23,13 +20,13 @@ pub(super) enum Port<'r, 'a, K: Kernel> {
 impl<'r, 'a, K: Kernel> Port<'r, 'a, K> {
     pub(super) fn open(
         dev: &'r DeviceHandle<'a, K>,
-        chunk: &Chunk<'r, 'a, K>,
+        chunk: &DeviceMem<'r, 'a, K>,
         how: DataMove,
     ) -> Result<Self, CopyError> {
         Ok(match how {
             DataMove::BufCopy => Self::BufCopy {
                 dev,
-                mem: chunk.mem,
+                mem: chunk.mem(),
             },
             DataMove::Mapping => Self::Mapped(chunk.map()?),
         })

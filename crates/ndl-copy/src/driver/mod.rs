@@ -10,8 +10,8 @@
 //! 2. **Memory**: MEM_ALLOC_V2MT64 for the source, the destination, the TX and RX rings
 //!    (host memory, no alignment argument — the driver refuses one for host memory — and a
 //!    power-of-two entry count in `32..=2^23`, so a multiple of 16 and 256-byte aligned at
-//!    both ends) and the completion word pair. Each chunk is freed with MEM_FREE on drop,
-//!    so on success and on every error path.
+//!    both ends) and the completion word pair, each a [`DeviceMem`]:
+//!    freed with MEM_FREE on drop, so on success and on every error path.
 //! 3. MEM_GET_EXTENDED_INFO gives each chunk's bus address and mmap offset.
 //! 4. DMA_QUEUE_INIT: the driver programs the queue (no completion ring).
 //! 5. Descriptors are built by udma-desc ([`udma_desc::build_copy_pair`], one pair per
@@ -35,7 +35,6 @@
 //! Over `ndl-emu`'s emulated kernel the same calls reach the device model; its tests run
 //! this path for every generation, both deliveries, every barrier and ring wrap.
 
-mod chunk;
 mod completion;
 mod queue;
 mod stream;
@@ -50,13 +49,13 @@ pub use queue::DriverQueue;
 
 use super::source::Source;
 use super::{CopyError, CopyReport, generation};
-use chunk::{Chunk, MemType};
+use crate::mem::{DeviceMem, MemSpec, MemType};
 use completion::Completion;
 use stream::Port;
 
-use crate::gateway::DeviceHandle;
-use crate::kernel::Kernel;
-use crate::wrappers::MemLocation;
+use ndl_std::DeviceHandle;
+use ndl_std::Kernel;
+use ndl_std::MemLocation;
 
 /// Which DMA queue a copy uses (`reference/dma-path.md` step 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -231,8 +230,8 @@ pub fn copy_source_on<K: Kernel, A: Arch, D: Source + ?Sized>(
     let mapped = options.delivery == Delivery::Mmap;
     // Declared before the queue, so dropped after it: the queue is released before memory
     // the engine may still address is freed.
-    let src = Chunk::alloc(dev, len, options.src, nc, MemType::Tensor, window)?;
-    let dst = Chunk::alloc(dev, len, options.dst, nc, MemType::Tensor, window)?;
+    let src = chunk(dev, len, options.src, nc, MemType::Tensor, window)?;
+    let dst = chunk(dev, len, options.dst, nc, MemType::Tensor, window)?;
     let completion = Completion::new(dev, nc, window, mapped)?;
     let mut q =
         DriverQueue::<K, A>::open(dev, options.queue, options.ring_entries, options.delivery)?;
@@ -256,8 +255,8 @@ pub fn copy_source_on<K: Kernel, A: Arch, D: Source + ?Sized>(
             // `n` <= 64 KiB, so it fits.
             let size = u32::try_from(n).unwrap_or(MAX_TRANSFER_BYTES);
             reqs.push(CopyRequest::new(
-                src.bus_addr + done,
-                dst.bus_addr + done,
+                src.dma_addr() + done,
+                dst.dma_addr() + done,
                 size,
             ));
             done += n;
@@ -285,6 +284,29 @@ pub fn copy_source_on<K: Kernel, A: Arch, D: Source + ?Sized>(
         descriptors,
         batches,
     })
+}
+
+/// A chunk of the copy: no alignment (host memory takes none; chunks are page-aligned,
+/// which covers the 256-byte ring alignment), accounted to core `nc` as `use_`.
+fn chunk<'r, 'a, K: Kernel>(
+    dev: &'r DeviceHandle<'a, K>,
+    size: u64,
+    location: MemLocation,
+    nc: u32,
+    use_: MemType,
+    host_window: u64,
+) -> Result<DeviceMem<'r, 'a, K>, ndl_std::Error> {
+    DeviceMem::alloc(
+        dev,
+        MemSpec {
+            size,
+            align: 0,
+            location,
+            nc_id: nc,
+            mem_type: use_,
+            host_window,
+        },
+    )
 }
 
 /// Polls the completion marker. Its landing is the completion: the marker pair is the last
