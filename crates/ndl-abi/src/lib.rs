@@ -14,7 +14,9 @@
 //! * [`UserPtr<T>`] for pointer fields, typed by the pointee; [`NoUserPtr`] marks the
 //!   structs whose command touches no user memory but the argument itself (no field with
 //!   `user_ptr = yes`, no flexible array member), so a shim can offer them as safe calls.
-//! * [`Returns`]: how each command's return value reads ([`Command::returns`]).
+//! * [`Returns`]: how each command's return value reads ([`Command::returns`]); [`errno`]
+//!   the errno values they name, [`limits`] the numbers the handlers enforce (PRINTK's 512
+//!   bytes, the 16-byte descriptor the copy ioctls count in, ...), each with its source.
 //! * [`Release`] and [`Abi`]: the releases as data, for picking one at run time;
 //!   [`routing`] and each `kernel` module: the driver's dispatch walk (kernel side).
 //!
