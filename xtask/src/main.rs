@@ -12,7 +12,15 @@
 //!   characters, a blank line and a body (the `.githooks/commit-msg` hook checks the same).
 //! * `package` — every crate must be publishable on its own: no file of a crate reaches outside
 //!   its directory (`include_str!` of `../..`), every table a crate carries is byte-identical to
-//!   the project's `reference/` copy, and `cargo package --workspace --no-verify` succeeds.
+//!   the project's `reference/` copy (the file under `reference/` named by the longest tail of
+//!   its path, so `tables/abi/2.27.4.0/ioctl-commands.tsv` is checked against
+//!   `reference/abi/2.27.4.0/ioctl-commands.tsv`), and `cargo package --workspace --no-verify`
+//!   succeeds.
+//! * `codegen [--check]` — writes `crates/ndl-abi/src/generated/` from the tables in
+//!   `crates/ndl-abi/tables/`; `--check` regenerates in memory and fails on any difference
+//!   (`ci` runs it first).
+
+mod codegen;
 
 use std::process::{Command, ExitCode};
 
@@ -128,6 +136,19 @@ fn files_below(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
     }
 }
 
+/// The `reference/` file a crate's table copies: the one named by the longest tail of the
+/// table's path inside the crate (`tests/data/ioctl-commands.tsv` -> `reference/ioctl-commands.tsv`,
+/// `tables/abi/2.27.4.0/ioctl-commands.tsv` -> `reference/abi/2.27.4.0/ioctl-commands.tsv`).
+fn reference_of(dir: &std::path::Path, file: &std::path::Path) -> Option<std::path::PathBuf> {
+    let parts: Vec<_> = file.strip_prefix(dir).ok()?.components().collect();
+    (0..parts.len())
+        .map(|skip| {
+            let tail: std::path::PathBuf = parts.iter().skip(skip).collect();
+            std::path::Path::new("reference").join(tail)
+        })
+        .find(|p| p.is_file())
+}
+
 /// A crate is packaged from its own directory: a source that includes `../..` would not build
 /// from the published tarball, and a table copied into a crate must stay the reference's bytes.
 fn self_contained() -> Result<(), String> {
@@ -137,7 +158,6 @@ fn self_contained() -> Result<(), String> {
         files_below(&dir, &mut files);
         for file in files {
             let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("");
-            let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("");
             if ext == "rs" {
                 let text = std::fs::read_to_string(&file).unwrap_or_default();
                 for (i, line) in text.lines().enumerate() {
@@ -151,10 +171,10 @@ fn self_contained() -> Result<(), String> {
                     }
                 }
             } else if matches!(ext, "tsv" | "md") {
-                let reference = std::path::Path::new("reference").join(name);
-                if reference.is_file()
-                    && std::fs::read(&reference).ok() != std::fs::read(&file).ok()
-                {
+                let Some(reference) = reference_of(&dir, &file) else {
+                    continue;
+                };
+                if std::fs::read(&reference).ok() != std::fs::read(&file).ok() {
                     problems.push(format!(
                         "{}: differs from {} (copy the reference table again)",
                         file.display(),
@@ -190,6 +210,7 @@ fn package() -> Result<(), String> {
 }
 
 fn ci() -> Result<(), String> {
+    codegen::run(std::path::Path::new("."), true)?;
     let mut c = cargo();
     c.args(["fmt", "--all", "--check"]);
     run("fmt", c)?;
@@ -248,13 +269,18 @@ fn main() -> ExitCode {
         Some("nostd") => nostd(),
         Some("package") => package(),
         Some("commits") => commits(),
+        Some("codegen") => match args.get(1).map(String::as_str) {
+            None => codegen::run(std::path::Path::new("."), false),
+            Some("--check") => codegen::run(std::path::Path::new("."), true),
+            Some(other) => Err(format!("codegen: unknown option {other} (use --check)")),
+        },
         Some("fuzz") => fuzz(args.get(1).map(String::as_str).unwrap_or("30")),
         Some("bench") => {
             let mut c = cargo();
             c.args(["bench", "--workspace"]);
             run("bench", c)
         }
-        _ => Err("usage: cargo xtask <ci|test|nostd|package|commits|fuzz [SECONDS]|bench>".into()),
+        _ => Err("usage: cargo xtask <ci|test|nostd|package|commits|codegen [--check]|fuzz [SECONDS]|bench>".into()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -7,8 +7,8 @@
 //! EINVAL: entries before it are already written, nothing at or after it is.
 
 use mmio::Mmio;
+use ndl_abi::BarRw;
 use ndl_std::Errno;
-use ndl_std::ioctl_structs::BarRw;
 
 use crate::bar0_block;
 use crate::state::DeviceState;

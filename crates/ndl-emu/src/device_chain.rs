@@ -4,11 +4,9 @@ use core::ffi::c_int;
 
 use zerocopy::FromZeros;
 
-use ndl_std::Errno;
-use ndl_std::MemLocation;
 #[allow(clippy::wildcard_imports)]
-use ndl_std::ioctl_codes::*;
-use ndl_std::ioctl_structs::{
+use ndl_abi::*;
+use ndl_abi::{
     BarRw, Crwl, DeviceBdf, DeviceInfo, DeviceReady, DeviceReset, DmaAckCompleted,
     DmaCopyDescriptors, DmaCopyDescriptors64, DmaDescriptorCopyout, DmaEngGetState, DmaEngInit,
     DmaEngSetState, DmaEngState, DmaQueueCopyStart, DmaQueueGetState, DmaQueueInit,
@@ -19,6 +17,8 @@ use ndl_std::ioctl_structs::{
     Memset, Memset64, NotificationsInitV2, NotificationsInitWithReallocV2, PowerProfile,
     ProgramEngineNc, ProgramEngineNc64, ResourceMmapInfo, Semaphore, TensorBatchOp,
 };
+use ndl_std::Errno;
+use ndl_std::MemLocation;
 use udma_desc::DESC_BYTES as DESC_SIZE;
 
 use khal::regs::queue::Dir;

@@ -7,15 +7,15 @@ use core::ffi::c_int;
 
 use zerocopy::FromZeros;
 
-use ndl_std::Errno;
-use ndl_std::MemLocation;
 #[allow(clippy::wildcard_imports)]
-use ndl_std::ioctl_codes::*;
-use ndl_std::ioctl_structs::{
+use ndl_abi::*;
+use ndl_abi::{
     AppInfo, CinitSet, DumpMemChunks, GetAppsInfo, MemChunkInfo, MemCopyAsync, MemCopyAsync64,
     MemCopyAsyncWait, MemGetInfo, MemGetPa, NcModelStartedCount, NeuronDsInfo, NotificationsInitV1,
     ProgramEngine,
 };
+use ndl_std::Errno;
+use ndl_std::MemLocation;
 use neuron_emu::RegionKind;
 
 use super::device_chain::{mem_copy, notif_init, program_at};

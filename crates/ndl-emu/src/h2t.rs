@@ -3,8 +3,8 @@
 //! the driver's (DMA_QUEUE_INIT answers EALREADY on them); service queues are handed to the
 //! allocating process.
 
+use ndl_abi::{H2tDmaAllocQueues, H2tDmaFreeQueues};
 use ndl_std::Errno;
-use ndl_std::ioctl_structs::{H2tDmaAllocQueues, H2tDmaFreeQueues};
 use udma_desc::QUEUES_PER_ENGINE;
 
 use crate::state::{DeviceState, H2tOwner};

@@ -4,9 +4,9 @@
 //! otherwise the errno the driver uses for the nearest documented refusal (the reason says
 //! which). Every other command is modelled; none answers ENOSYS.
 
+use ndl_abi::{Command, POST_METRIC, READ_HW_COUNTERS, THROTTLING_NOTIFICATIONS};
+use ndl_std::ENOTSUPP;
 use ndl_std::Errno;
-use ndl_std::ioctl_codes::{Command, POST_METRIC, READ_HW_COUNTERS, THROTTLING_NOTIFICATIONS};
-use ndl_std::returns::ENOTSUPP;
 
 /// One command the model refuses, with its errno and why.
 #[derive(Clone, Copy, Debug)]

@@ -1,7 +1,7 @@
 //! `ndl-emu`: the emulated kernel, a model of the Neuron driver's ioctl dispatcher whose devices are
 //! `neuron-emu` device models.
 //!
-//! **Dispatch** is the driver's (see [`ndl_std::ioctl_codes::route`]): an fd whose access mode
+//! **Dispatch** is the driver's (see [`ndl_abi::kernel::route`]): an fd whose access mode
 //! has bit 0 set takes the free-access lane and reaches only the misc chain; other fds attach
 //! the opening process and take the device chain, where the attach-checked requests answer
 //! EACCES to a process that is not attached and unmatched requests fall through to the misc
@@ -38,7 +38,8 @@
 //! ```
 //! use khal::Generation;
 //! use ndl_emu::EmulatedKernel;
-//! use ndl_std::{AccessMode, Kernel, ioctl_codes::COMPATIBLE_VERSION};
+//! use ndl_abi::COMPATIBLE_VERSION;
+//! use ndl_std::{AccessMode, Kernel};
 //! use std::path::Path;
 //!
 //! let k = EmulatedKernel::new(Generation::V3, 1)?;
@@ -83,7 +84,8 @@ pub use user::{InProcessMemory, UserMemory};
 use khal::Generation;
 use neuron_emu::{BackgroundEngine, Device, ExecMode};
 
-use ndl_std::ioctl_codes::{self, Chain, Command, Match};
+use ndl_abi::Command;
+use ndl_abi::kernel::{Chain, Match};
 use ndl_std::{AccessMode, Errno, Kernel, RawFd};
 use state::{
     Backing, DeviceState, FileKind, Lifespan, MapRec, Object, ObjectKind, OpenFile, State,
@@ -97,27 +99,8 @@ pub type Arches = (
     khal_mariana::Mariana,
 );
 
-/// `ndl-std`'s driver-style copy (the default path) over this kernel's arch set.
-pub fn driver_copy<K: Kernel>(
-    dev: &ndl_std::DeviceHandle<'_, K>,
-    data: &[u8],
-    options: &ndl_std::copy::CopyOptions,
-) -> Result<ndl_std::copy::CopyReport, ndl_std::copy::CopyError> {
-    ndl_std::copy::copy::<Arches, K>(dev, data, options)
-}
-
-/// `ndl-std`'s register-level copy (the opt-in) over this kernel's arch set and its BAR0
-/// resource ([`resource::BAR0_RESOURCE`], served only by a privileged emulated kernel).
-pub fn register_copy<K: Kernel>(
-    dev: &ndl_std::DeviceHandle<'_, K>,
-    data: &[u8],
-    options: &ndl_std::copy::register_level::RegisterOptions,
-) -> Result<ndl_std::copy::CopyReport, ndl_std::copy::CopyError> {
-    ndl_std::copy::register_level::copy::<Arches, K>(dev, data, options, resource::BAR0_RESOURCE)
-}
-
 /// errno the driver's `-ENOTSUPP` reaches user space as (defined once, in `ndl-std`).
-pub use ndl_std::returns::ENOTSUPP;
+pub use ndl_std::ENOTSUPP;
 
 thread_local! {
     static TGID: Cell<Option<u32>> = const { Cell::new(None) };
@@ -391,7 +374,7 @@ impl EmulatedKernel {
         let FileKind::Node { mode } = file.kind else {
             return Err(Errno::NOTTY);
         };
-        let route = ioctl_codes::route(request, mode.is_free_access()).ok_or(Errno::INVAL)?;
+        let route = ndl_abi::kernel::route(request, mode.is_free_access()).ok_or(Errno::INVAL)?;
         if route.attach_check && !st.device(file.device).is_some_and(|d| d.is_attached(pid)) {
             return Err(Errno::ACCESS);
         }

@@ -4,15 +4,15 @@ use core::ffi::c_int;
 
 use zerocopy::FromZeros;
 
-use ndl_std::Errno;
+use ndl_abi::limits::{NC_MAP_MAX_ENTRIES, PRINTK_MAX};
 #[allow(clippy::wildcard_imports)]
-use ndl_std::ioctl_codes::*;
-use ndl_std::ioctl_structs::{
+use ndl_abi::*;
+use ndl_abi::{
     CompatibleVersion, CrwlNcMap, CrwlNcMapExt, DeviceBasicInfo, DeviceBdfExt, DeviceDriverInfo,
     DmabufFd, GetLogicalToPhysicalNcMap, GetVaPlacement, HostDeviceIdToRidMap, NcMapEntry,
     NcPidStateDump, PodCtrl, PodCtrlV2, PodInfo, PodStatus, PodStatusV2, Printk,
 };
-use ndl_std::{NC_MAP_MAX_ENTRIES, PRINTK_MAX};
+use ndl_std::Errno;
 
 use super::ENOTSUPP;
 use super::state::{Backing, Call, FileKind, ObjectKind, OpenFile, State};

@@ -43,14 +43,6 @@ pub const BLOCK_UDMA: u32 = 0x4e01;
 /// `(block, block_id, resource)` of the whole BAR0 register file.
 pub const BAR0: (u32, u32, u32) = (BLOCK_BAR0, 0, 0);
 
-/// [`BAR0`] as the register-level copy of `ndl-std` takes it.
-pub const BAR0_RESOURCE: ndl_std::copy::register_level::RegisterResource =
-    ndl_std::copy::register_level::RegisterResource {
-        block: BLOCK_BAR0,
-        block_id: 0,
-        resource: 0,
-    };
-
 /// `(block, block_id, resource)` of engine `engine`'s UDMA register window.
 pub const fn udma_unit(engine: u32) -> (u32, u32, u32) {
     (BLOCK_UDMA, engine, 0)

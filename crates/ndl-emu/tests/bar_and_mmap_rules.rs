@@ -4,10 +4,11 @@
 
 use std::path::Path;
 
+use khal::Generation;
+use ndl_abi::{BAR_READ, BAR_WRITE};
+use ndl_abi::{BarRw, UserPtr};
 use ndl_emu::{DeviceConfig, EmulatedKernel, bar0_block, mmap_special};
-use ndl_std::ioctl_codes::{BAR_READ, BAR_WRITE};
-use ndl_std::ioctl_structs::{BarRw, UserPtr};
-use ndl_std::{AccessMode, Errno, Error, Generation, Kernel, MemLocation, Ndl, RawFd};
+use ndl_std::{AccessMode, Errno, Error, Kernel, MemLocation, Ndl, RawFd};
 
 const GENERATIONS: [Generation; 3] = [Generation::V2, Generation::V3, Generation::V4];
 

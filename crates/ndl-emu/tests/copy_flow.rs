@@ -7,16 +7,16 @@
 use std::time::Duration;
 
 use khal::Arch;
+use khal::Generation;
 use khal::regs::QueueReg;
 use khal::regs::queue::{Dir, RingPtr};
 use khal::udma::UdmaState;
 use mmio::Mmio;
-use ndl_emu::register_copy as copy;
-use ndl_emu::resource::BAR0_RESOURCE;
-use ndl_emu::{DeviceConfig, EmulatedKernel, Execution};
-use ndl_std::copy::register_level::{DmaQueue, RegisterOptions as CopyOptions, alloc_dma, copy_on};
-use ndl_std::copy::{CopyError, verify};
-use ndl_std::{Generation, MemLocation, Ndl};
+use ndl_copy::register_level::RegisterResource;
+use ndl_copy::register_level::{DmaQueue, RegisterOptions as CopyOptions, alloc_dma, copy_on};
+use ndl_copy::{CopyError, verify};
+use ndl_emu::{DeviceConfig, EmulatedKernel, Execution, resource};
+use ndl_std::{MemLocation, Ndl};
 use neuron_emu::{Direction, EngineState, Fault, for_each_arch};
 use udma_desc::{DescStore, QueueId, RingId};
 
@@ -27,6 +27,20 @@ fn kernel(g: Generation, execution: Execution) -> EmulatedKernel {
             .with_privileged(true),
     ])
     .unwrap()
+}
+
+/// The emulated kernel's privileged whole-BAR0 resource.
+fn bar0() -> RegisterResource {
+    resource::BAR0.into()
+}
+
+/// `ndl-copy`'s register-level copy over the emulated kernel's arch set and its BAR0.
+fn copy<K: ndl_std::Kernel>(
+    dev: &ndl_std::DeviceHandle<'_, K>,
+    data: &[u8],
+    options: &CopyOptions,
+) -> Result<ndl_copy::CopyReport, CopyError> {
+    ndl_copy::register_level::copy::<ndl_emu::Arches, K>(dev, data, options, bar0())
 }
 
 fn pattern(len: usize, seed: u32) -> Vec<u8> {
@@ -89,7 +103,7 @@ fn copies_through_mapped_rings<A: Arch>() {
             dst,
             ..options
         };
-        copy_on::<_, A>(&dev, &data[..70_000], &o, BAR0_RESOURCE).unwrap();
+        copy_on::<_, A>(&dev, &data[..70_000], &o, bar0()).unwrap();
     }
     let used: u64 = model.with_memory(|m| m.regions().iter().map(|r| r.allocated_bytes()).sum());
     assert_eq!(used, 0, "rings and buffers freed");
@@ -112,8 +126,7 @@ fn copies_step_by_step_in_manual_mode<A: Arch>() {
     let ndl = Ndl::with_kernel(kernel(A::GENERATION, Execution::Manual));
     let dev = ndl.open_device(0).unwrap();
     let model = ndl.kernel().device(0).unwrap();
-    let mut q =
-        DmaQueue::<_, A>::open(&dev, 1, QueueId::new(7).unwrap(), 64, BAR0_RESOURCE).unwrap();
+    let mut q = DmaQueue::<_, A>::open(&dev, 1, QueueId::new(7).unwrap(), 64, bar0()).unwrap();
     let data = pattern(200_000, 4);
     let src = alloc_dma::<_, A>(&dev, 200_000, 64, MemLocation::Host).unwrap();
     let hbm = MemLocation::Device {
@@ -121,8 +134,8 @@ fn copies_step_by_step_in_manual_mode<A: Arch>() {
         region: 0,
     };
     let dst = alloc_dma::<_, A>(&dev, 200_000, 64, hbm).unwrap();
-    dev.mem_buf_copy_to(src.mem, 0, &data).unwrap();
-    let pairs = q.prepare(src.dma_addr, dst.dma_addr, 200_000).unwrap();
+    dev.mem_buf_copy_to(src.mem(), 0, &data).unwrap();
+    let pairs = q.prepare(src.dma_addr(), dst.dma_addr(), 200_000).unwrap();
     assert_eq!(pairs, 4);
     q.start(pairs).unwrap();
     // The doorbells written through the mapping moved the tails in the model at once.
@@ -146,7 +159,7 @@ fn copies_step_by_step_in_manual_mode<A: Arch>() {
     q.wait(Duration::MAX).unwrap();
     q.ack(pairs).unwrap();
     let mut back = vec![0u8; 200_000];
-    dev.mem_buf_copy_from(dst.mem, 0, &mut back).unwrap();
+    dev.mem_buf_copy_from(dst.mem(), 0, &mut back).unwrap();
     verify(&data, &back).unwrap();
 }
 
@@ -156,13 +169,12 @@ fn wrong_ring_id_aborts_the_engine<A: Arch>() {
     let ndl = Ndl::with_kernel(kernel(A::GENERATION, Execution::OnDoorbell));
     let dev = ndl.open_device(0).unwrap();
     let model = ndl.kernel().device(0).unwrap();
-    let mut q =
-        DmaQueue::<_, A>::open(&dev, 4, QueueId::new(2).unwrap(), 32, BAR0_RESOURCE).unwrap();
+    let mut q = DmaQueue::<_, A>::open(&dev, 4, QueueId::new(2).unwrap(), 32, bar0()).unwrap();
     let src = alloc_dma::<_, A>(&dev, 4096, 64, MemLocation::Host).unwrap();
     let dst = alloc_dma::<_, A>(&dev, 4096, 64, MemLocation::Host).unwrap();
-    dev.mem_buf_copy_to(src.mem, 0, &[0xAB; 4096]).unwrap();
+    dev.mem_buf_copy_to(src.mem(), 0, &[0xAB; 4096]).unwrap();
     assert_eq!(dev.dma_eng_get_state(4).unwrap().tx_state, 2, "NORMAL");
-    q.prepare(src.dma_addr, dst.dma_addr, 4096).unwrap();
+    q.prepare(src.dma_addr(), dst.dma_addr(), 4096).unwrap();
     let tx = q.rings_mut().tx_mut().store_mut();
     let mut d = tx.load(0).unwrap();
     d.set_ring_id(RingId::new(3).unwrap());
@@ -194,7 +206,7 @@ fn wrong_ring_id_aborts_the_engine<A: Arch>() {
         Some(EngineState::Aborted)
     );
     let mut back = [0u8; 4096];
-    dev.mem_buf_copy_from(dst.mem, 0, &mut back).unwrap();
+    dev.mem_buf_copy_from(dst.mem(), 0, &mut back).unwrap();
     assert_eq!(back, [0; 4096], "nothing moved");
     // Recovery: fix the descriptor, then NORMAL through the ioctl. The head stayed on the
     // faulting packet, so it runs now.
@@ -205,7 +217,7 @@ fn wrong_ring_id_aborts_the_engine<A: Arch>() {
     assert_eq!(q.udma().state(Dir::Tx), UdmaState::Normal);
     model.run_until_idle();
     q.wait(Duration::from_secs(1)).unwrap();
-    dev.mem_buf_copy_from(dst.mem, 0, &mut back).unwrap();
+    dev.mem_buf_copy_from(dst.mem(), 0, &mut back).unwrap();
     assert_eq!(back, [0xAB; 4096]);
 }
 
@@ -239,14 +251,9 @@ fn refusals_are_typed() {
     ));
     // A range running past the top of the address space is refused, nothing written.
     {
-        let mut q = DmaQueue::<_, khal_cayman::Cayman>::open(
-            &dev,
-            0,
-            QueueId::new(2).unwrap(),
-            64,
-            BAR0_RESOURCE,
-        )
-        .unwrap();
+        let mut q =
+            DmaQueue::<_, khal_cayman::Cayman>::open(&dev, 0, QueueId::new(2).unwrap(), 64, bar0())
+                .unwrap();
         let top = u64::MAX - 0xfff;
         assert_eq!(
             q.prepare(top, 0x1000, 0x1001),

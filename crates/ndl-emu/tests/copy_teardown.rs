@@ -7,13 +7,22 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use ndl_emu::register_copy as copy;
-use ndl_emu::{DeviceConfig, EmulatedKernel, EmulatedRegion, Execution};
-use ndl_std::copy::CopyError;
-use ndl_std::copy::register_level::RegisterOptions as CopyOptions;
-use ndl_std::ioctl_codes::{MEM_ALLOC_V2MT64, MEM_FREE};
-use ndl_std::ioctl_structs::{MemAllocV2MemType64, MemFree};
-use ndl_std::{AccessMode, Errno, Generation, Kernel, Ndl, RawFd};
+use khal::Generation;
+use ndl_abi::{MEM_ALLOC_V2MT64, MEM_FREE};
+use ndl_abi::{MemAllocV2MemType64, MemFree};
+use ndl_copy::CopyError;
+use ndl_copy::register_level::RegisterOptions as CopyOptions;
+use ndl_emu::{DeviceConfig, EmulatedKernel, EmulatedRegion, Execution, resource};
+use ndl_std::{AccessMode, Errno, Kernel, Ndl, RawFd};
+
+/// `ndl-copy`'s register-level copy over the emulated kernel's arch set and its BAR0.
+fn copy<K: Kernel>(
+    dev: &ndl_std::DeviceHandle<'_, K>,
+    data: &[u8],
+    options: &CopyOptions,
+) -> Result<ndl_copy::CopyReport, CopyError> {
+    ndl_copy::register_level::copy::<ndl_emu::Arches, K>(dev, data, options, resource::BAR0.into())
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Event {

@@ -1,20 +1,30 @@
-//! ndl-std's driver-style copy (the default path, `reference/dma-path.md`) over the
+//! ndl-copy's driver-style copy (the default path, `reference/dma-path.md`) over the
 //! emulated kernel: every generation, both deliveries, sizes from 1 B to 64 MiB, every
 //! barrier, ring wrap, the driver's refusals, and teardown on every error path.
 
 use std::sync::Arc;
 
 use khal::Arch;
-use ndl_emu::{DeviceConfig, EmulatedKernel, Execution, HOST_PHYS_BASE, driver_copy};
-use ndl_std::copy::{CopyError, CopyOptions, DataMove, Delivery, QueueChoice};
-use ndl_std::ioctl_codes::{
+use khal::Generation;
+use ndl_abi::{
     DMA_QUEUE_COPY_START, DMA_QUEUE_GET_STATE, DMA_QUEUE_INIT, DMA_QUEUE_RELEASE,
     H2T_DMA_FREE_QUEUES, MEM_FREE,
 };
+use ndl_copy::{CopyError, CopyOptions, DataMove, Delivery, QueueChoice};
+use ndl_emu::{DeviceConfig, EmulatedKernel, Execution, HOST_PHYS_BASE, resource};
 use ndl_std::testing::Recording;
-use ndl_std::{AccessMode, Errno, Error, Generation, Kernel, MemLocation, Ndl};
+use ndl_std::{AccessMode, Errno, Error, Kernel, MemLocation, Ndl};
 use neuron_emu::MemoryConfig;
 use udma_desc::{Barrier, QueueId};
+
+/// `ndl-copy`'s driver-style copy over the emulated kernel's arch set.
+fn driver_copy<K: Kernel>(
+    dev: &ndl_std::DeviceHandle<'_, K>,
+    data: &[u8],
+    options: &CopyOptions,
+) -> Result<ndl_copy::CopyReport, CopyError> {
+    ndl_copy::copy::<ndl_emu::Arches, K>(dev, data, options)
+}
 
 const GENERATIONS: [Generation; 3] = [Generation::V2, Generation::V3, Generation::V4];
 const DELIVERIES: [Delivery; 2] = [Delivery::Mmap, Delivery::CopyDescriptors];
@@ -332,7 +342,7 @@ fn dma_commands_on_a_free_access_fd_are_einval() {
     let fd = k
         .open(std::path::Path::new("/dev/neuron0"), AccessMode::WriteOnly)
         .unwrap();
-    let mut init = ndl_std::ioctl_structs::DmaQueueInit {
+    let mut init = ndl_abi::DmaQueueInit {
         eng_id: 0,
         qid: 0,
         tx_desc_count: 32,
@@ -354,15 +364,16 @@ fn dma_commands_on_a_free_access_fd_are_einval() {
 fn the_register_level_path_is_refused_by_default() {
     let ndl = Ndl::with_kernel(kernel(Generation::V3));
     let dev = ndl.open_device(0).unwrap();
-    let r = ndl_emu::register_copy(
+    let r = ndl_copy::register_level::copy::<ndl_emu::Arches, _>(
         &dev,
         b"registers",
-        &ndl_std::copy::register_level::RegisterOptions::default(),
+        &ndl_copy::register_level::RegisterOptions::default(),
+        resource::BAR0.into(),
     );
     assert_eq!(
         r,
         Err(CopyError::Ndl(Error::Ioctl {
-            cmd: ndl_std::ioctl_codes::RESOURCE_MMAP_INFO.name(),
+            cmd: ndl_abi::RESOURCE_MMAP_INFO.name(),
             errno: Errno::INVAL
         }))
     );
@@ -431,7 +442,7 @@ struct Generated {
     fills: std::cell::Cell<u64>,
 }
 
-impl ndl_std::copy::Source for Generated {
+impl ndl_copy::Source for Generated {
     fn len(&self) -> u64 {
         self.len
     }
@@ -467,7 +478,7 @@ fn a_generated_source_streams_in_pieces_both_ways() {
             data,
             ..CopyOptions::default()
         };
-        let r = ndl_std::copy::copy_source::<ndl_emu::Arches, _, _>(&dev, &source, &o)
+        let r = ndl_copy::copy_source::<ndl_emu::Arches, _, _>(&dev, &source, &o)
             .unwrap_or_else(|e| panic!("{data:?}: {e}"));
         assert_eq!(r.bytes, len);
         // Three pieces filled, three pieces checked: never the whole copy at once.
@@ -486,9 +497,8 @@ fn a_mismatch_in_a_later_piece_names_its_offset_in_the_whole_copy() {
     };
     let ndl = Ndl::with_kernel(kernel(Generation::V2));
     let dev = ndl.open_device(0).unwrap();
-    let e =
-        ndl_std::copy::copy_source::<ndl_emu::Arches, _, _>(&dev, &source, &CopyOptions::default())
-            .unwrap_err();
+    let e = ndl_copy::copy_source::<ndl_emu::Arches, _, _>(&dev, &source, &CopyOptions::default())
+        .unwrap_err();
     assert!(
         matches!(e, CopyError::Mismatch { offset, .. } if offset == at),
         "{e}"

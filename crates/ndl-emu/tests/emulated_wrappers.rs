@@ -6,16 +6,17 @@ use std::path::Path;
 use std::sync::Arc;
 
 use khal::Arch;
+use khal::Generation;
 use khal_cayman::Cayman;
 use mmio::Mmio;
-use ndl_emu::{DeviceConfig, ENOTSUPP, EmulatedKernel, resource};
-use ndl_std::ioctl_codes::{self, Dir};
-use ndl_std::ioctl_structs::{
+use ndl_abi::Dir;
+use ndl_abi::{
     DmaQueueInit, DmaQueueInitBatch, NotificationsInitV2, NotificationsInitWithReallocV2,
 };
+use ndl_emu::{DeviceConfig, ENOTSUPP, EmulatedKernel, resource};
 use ndl_std::{
-    AccessMode, BatchFrom, BatchTo, Errno, Error, Family, Generation, Kernel, MemHandle,
-    MemLocation, Ndl, OpFrom, OpTo, QueueType,
+    AccessMode, BatchFrom, BatchTo, Errno, Error, Family, Kernel, MemHandle, MemLocation, Ndl,
+    OpFrom, OpTo, QueueType,
 };
 use udma_desc::{CopyRequest, RingId, build_copy_pair};
 
@@ -411,8 +412,9 @@ fn dma_engines_queues_and_descriptors_run_on_the_model() {
             build_copy_pair::<Cayman>(RingId::INITIAL, RingId::INITIAL, &req).unwrap()
         })
         .collect();
-    let txd: Vec<udma_desc::Descriptor> = pairs.iter().map(|p| p.tx).collect();
-    let rxd: Vec<udma_desc::Descriptor> = pairs.iter().map(|p| p.rx).collect();
+    // The wrappers take each descriptor's 16 bytes in memory order.
+    let txd: Vec<[u8; 16]> = pairs.iter().map(|p| p.tx.to_le_bytes()).collect();
+    let rxd: Vec<[u8; 16]> = pairs.iter().map(|p| p.rx.to_le_bytes()).collect();
     h.dma_copy_descriptors(tx, 0, QueueType::Tx, &txd).unwrap();
     h.dma_copy_descriptors(rx, 0, QueueType::Rx, &rxd).unwrap();
     let init = queue_init(3, 1, 32, tx, rx);
@@ -422,11 +424,11 @@ fn dma_engines_queues_and_descriptors_run_on_the_model() {
     batch[1].qid = 3;
     h.dma_queue_init_batch(&batch).unwrap();
     assert_eq!(h.dma_eng_get_state(3).unwrap().num_queues, 3);
-    let mut out = [udma_desc::Descriptor::ZERO; 3];
+    let mut out = [[0u8; 16]; 3];
     h.dma_descriptor_copyout(3, 1, QueueType::Tx, 0, &mut out)
         .unwrap();
     assert_eq!(&out[..2], &txd[..]);
-    assert_eq!(out[2], udma_desc::Descriptor::ZERO);
+    assert_eq!(out[2], udma_desc::Descriptor::ZERO.to_le_bytes());
     // The queue registers say what khal programmed: ring base, length, pointers at 0.
     let (txs, rxs) = h.dma_queue_get_state(3, 1).unwrap();
     assert_eq!((txs.base_addr, txs.length), (dma_addr(&h, tx), 32));
@@ -909,14 +911,14 @@ fn pod_queries_and_printk() {
 #[test]
 fn legacy_fallback_latches_once_per_family() {
     let kernel = Arc::new(EmulatedKernel::new(Generation::V3, 1).unwrap());
-    kernel.retire(&ioctl_codes::MEM_COPY64.command());
-    kernel.retire(&ioctl_codes::MEM_BUF_COPY64.command());
-    kernel.retire(&ioctl_codes::MEM_ALLOC_V2MT64.command());
-    kernel.retire(&ioctl_codes::MEMSET64.command());
-    kernel.retire(&ioctl_codes::MEM_MC_GET_INFO_V2.command());
-    kernel.retire(&ioctl_codes::POD_STATUS_V2.command());
-    kernel.retire(&ioctl_codes::DMA_COPY_DESCRIPTORS64.command());
-    kernel.retire(&ioctl_codes::PROGRAM_ENGINE_NC64.command());
+    kernel.retire(&ndl_abi::MEM_COPY64.command());
+    kernel.retire(&ndl_abi::MEM_BUF_COPY64.command());
+    kernel.retire(&ndl_abi::MEM_ALLOC_V2MT64.command());
+    kernel.retire(&ndl_abi::MEMSET64.command());
+    kernel.retire(&ndl_abi::MEM_MC_GET_INFO_V2.command());
+    kernel.retire(&ndl_abi::POD_STATUS_V2.command());
+    kernel.retire(&ndl_abi::DMA_COPY_DESCRIPTORS64.command());
+    kernel.retire(&ndl_abi::PROGRAM_ENGINE_NC64.command());
     let ndl = Ndl::with_kernel(Arc::clone(&kernel));
     let h = ndl.open_device(0).unwrap();
     let a = h.mem_alloc(4096, 0, MemLocation::Host, 0).unwrap();
@@ -927,13 +929,8 @@ fn legacy_fallback_latches_once_per_family() {
     let mut out = [0u8; 10];
     h.mem_buf_copy_from(a, 100, &mut out).unwrap();
     assert_eq!(&out, b"old kernel");
-    h.dma_copy_descriptors(
-        a,
-        0,
-        QueueType::Rx,
-        &[udma_desc::Descriptor::from_le_bytes([1; 16])],
-    )
-    .unwrap();
+    h.dma_copy_descriptors(a, 0, QueueType::Rx, &[[1; 16]])
+        .unwrap();
     let pa = h.mem_get_extended_info(a, 0).unwrap().pa;
     h.program_engine_nc(0, pa, 0, b"x").unwrap();
     let mc = h.mem_mc_get_info(pa).unwrap();
@@ -1003,7 +1000,7 @@ fn queue_init_batch_of_256_or_more_is_e2big() {
         .open(Path::new("/dev/neuron0"), AccessMode::ReadOnly)
         .unwrap();
     let mut batch = Box::new(<DmaQueueInitBatch as zerocopy::FromZeros>::new_zeroed());
-    const BATCH: u32 = ioctl_codes::DMA_QUEUE_INIT_BATCH.code();
+    const BATCH: u32 = ndl_abi::DMA_QUEUE_INIT_BATCH.code();
     for (count, want) in [
         (256, Err(Errno::TOOBIG)),
         (u32::MAX, Err(Errno::TOOBIG)),
@@ -1033,49 +1030,46 @@ fn lanes_attach_and_size_demux_follow_the_driver() {
     unsafe {
         // A device command on the free-access lane: only misc is reachable.
         assert_eq!(
-            k.ioctl::<{ ioctl_codes::HOST_DEVICE_ID.code() }>(wo, p),
+            k.ioctl::<{ ndl_abi::HOST_DEVICE_ID.code() }>(wo, p),
             Err(Errno::INVAL)
         );
-        assert_eq!(
-            k.ioctl::<{ ioctl_codes::HOST_DEVICE_ID.code() }>(ro, p),
-            Ok(0)
-        );
+        assert_eq!(k.ioctl::<{ ndl_abi::HOST_DEVICE_ID.code() }>(ro, p), Ok(0));
         // Misc commands work on both lanes (the device chain falls through).
         assert_eq!(
-            k.ioctl::<{ ioctl_codes::COMPATIBLE_VERSION.code() }>(ro, p),
+            k.ioctl::<{ ndl_abi::COMPATIBLE_VERSION.code() }>(ro, p),
             Ok(0)
         );
         assert_eq!(
-            k.ioctl::<{ ioctl_codes::COMPATIBLE_VERSION.code() }>(wo, p),
+            k.ioctl::<{ ndl_abi::COMPATIBLE_VERSION.code() }>(wo, p),
             Ok(0)
         );
         // An unknown size inside an nr family: the family handler says EINVAL.
-        const ODD: u32 = ioctl_codes::ioc(Dir::Read, b'N', 23, 16);
+        const ODD: u32 = ndl_abi::ioc(Dir::Read, b'N', 23, 16);
         assert_eq!(k.ioctl::<ODD>(ro, p), Err(Errno::INVAL));
         // MC_GET_INFO goes by `_IOC_SIZE` alone: another dir with size 24 still reaches V1
         // (and fails only because pa 0 is not allocated).
-        const MC_W: u32 = ioctl_codes::ioc(Dir::Write, b'N', 111, 24);
+        const MC_W: u32 = ndl_abi::ioc(Dir::Write, b'N', 111, 24);
         assert_eq!(k.ioctl::<MC_W>(ro, p), Err(Errno::INVAL));
         // DRIVER_INFO accepts any R size >= 24 and writes 24 bytes.
-        const DRV_BIG: u32 = ioctl_codes::ioc(Dir::Read, b'N', 110, 64);
+        const DRV_BIG: u32 = ndl_abi::ioc(Dir::Read, b'N', 110, 64);
         assert_eq!(k.ioctl::<DRV_BIG>(wo, p), Ok(0));
         assert_eq!(buf[1] >> 32, 24, "size field (offset 12)");
-        const DRV_SMALL: u32 = ioctl_codes::ioc(Dir::Read, b'N', 110, 16);
+        const DRV_SMALL: u32 = ndl_abi::ioc(Dir::Read, b'N', 110, 16);
         assert_eq!(k.ioctl::<DRV_SMALL>(wo, p), Err(Errno::INVAL));
         // An unknown command number.
-        const UNKNOWN: u32 = ioctl_codes::ioc(Dir::Read, b'N', 200, 8);
+        const UNKNOWN: u32 = ndl_abi::ioc(Dir::Read, b'N', 200, 8);
         assert_eq!(k.ioctl::<UNKNOWN>(ro, p), Err(Errno::INVAL));
         // Stubs answer as the driver does.
         assert_eq!(
-            k.ioctl::<{ ioctl_codes::NOTIFICATIONS_QUEUE_INFO.code() }>(ro, p),
+            k.ioctl::<{ ndl_abi::NOTIFICATIONS_QUEUE_INFO.code() }>(ro, p),
             Err(Errno::PERM)
         );
         assert_eq!(
-            k.ioctl::<{ ioctl_codes::DMA_QUIESCE_QUEUES.code() }>(ro, p),
+            k.ioctl::<{ ndl_abi::DMA_QUIESCE_QUEUES.code() }>(ro, p),
             Err(Errno::NOTTY)
         );
         assert_eq!(
-            k.ioctl::<{ ioctl_codes::DEVICE_RESET_STATUS.code() }>(ro, p),
+            k.ioctl::<{ ndl_abi::DEVICE_RESET_STATUS.code() }>(ro, p),
             Ok(0)
         );
         assert_eq!(buf[0] & 0xFF, 1, "RESET_STATUS writes the byte 1");
@@ -1083,12 +1077,12 @@ fn lanes_attach_and_size_demux_follow_the_driver() {
         // its parent's fd) gets EACCES on the attach-checked commands only.
         let child = EmulatedKernel::as_process(4242, || {
             (
-                k.ioctl::<{ ioctl_codes::MEM_FREE.code() }>(ro, p),
-                k.ioctl::<{ ioctl_codes::DMA_ENG_INIT.code() }>(ro, p),
-                k.ioctl::<{ ioctl_codes::DRIVER_INFO_SET.code() }>(ro, p),
-                k.ioctl::<{ ioctl_codes::DRIVER_INFO_SET.code() }>(wo, p),
-                k.ioctl::<{ ioctl_codes::HOST_DEVICE_ID.code() }>(ro, p),
-                k.ioctl::<{ ioctl_codes::MEM_COPY64.code() }>(ro, p),
+                k.ioctl::<{ ndl_abi::MEM_FREE.code() }>(ro, p),
+                k.ioctl::<{ ndl_abi::DMA_ENG_INIT.code() }>(ro, p),
+                k.ioctl::<{ ndl_abi::DRIVER_INFO_SET.code() }>(ro, p),
+                k.ioctl::<{ ndl_abi::DRIVER_INFO_SET.code() }>(wo, p),
+                k.ioctl::<{ ndl_abi::HOST_DEVICE_ID.code() }>(ro, p),
+                k.ioctl::<{ ndl_abi::MEM_COPY64.code() }>(ro, p),
             )
         });
         assert_eq!(child.0, Err(Errno::ACCESS));
@@ -1112,7 +1106,7 @@ fn lanes_attach_and_size_demux_follow_the_driver() {
         k.close(ro);
         k.close(wo);
         assert_eq!(
-            k.ioctl::<{ ioctl_codes::HOST_DEVICE_ID.code() }>(ro, p),
+            k.ioctl::<{ ndl_abi::HOST_DEVICE_ID.code() }>(ro, p),
             Err(Errno::BADF)
         );
     }
@@ -1131,8 +1125,8 @@ fn lanes_attach_and_size_demux_follow_the_driver() {
 /// process's memory chunks; chunks of other processes stay.
 #[test]
 fn last_close_of_a_process_frees_its_chunks() {
-    use ndl_std::ioctl_codes::MEM_ALLOC_V2MT64;
-    use ndl_std::ioctl_structs::MemAllocV2MemType64;
+    use ndl_abi::MEM_ALLOC_V2MT64;
+    use ndl_abi::MemAllocV2MemType64;
     use zerocopy::FromZeros;
 
     let k = EmulatedKernel::new(Generation::V3, 1).unwrap();
@@ -1142,7 +1136,7 @@ fn last_close_of_a_process_frees_its_chunks() {
         let mut a = MemAllocV2MemType64::new_zeroed();
         a.size = 4096;
         a.host_memory = 1;
-        a.mem_handle = ndl_std::ioctl_structs::UserPtr::from_addr((&raw mut handle) as u64);
+        a.mem_handle = ndl_abi::UserPtr::from_addr((&raw mut handle) as u64);
         // SAFETY: `a` is the command's argument struct and its handle pointer names `handle`.
         unsafe { k.ioctl::<{ MEM_ALLOC_V2MT64.code() }>(fd, (&raw mut a).cast()) }.unwrap();
     };

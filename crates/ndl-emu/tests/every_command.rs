@@ -9,10 +9,10 @@ use std::cell::RefCell;
 use std::path::Path;
 
 use khal::Generation;
+use ndl_abi::{CATALOG, COMPATIBLE_VERSION, Command, SEMAPHORE_READ, SEMAPHORE_WRITE};
+use ndl_abi::{CompatibleVersion, Semaphore};
 use ndl_emu::hardware_only::{self, HARDWARE_ONLY};
 use ndl_emu::{EmulatedKernel, InProcessMemory, UserMemory};
-use ndl_std::ioctl_codes::{CATALOG, COMPATIBLE_VERSION, Command, SEMAPHORE_READ, SEMAPHORE_WRITE};
-use ndl_std::ioctl_structs::{CompatibleVersion, Semaphore};
 use ndl_std::{AccessMode, Errno};
 use zerocopy::{FromBytes, IntoBytes};
 
@@ -196,8 +196,8 @@ fn a_front_end_serves_another_process_through_its_own_user_memory() {
 
 #[test]
 fn a_batch_array_wrapping_the_address_space_is_efault() {
-    use ndl_std::ioctl_codes::MEM_BUF_ZEROCOPY64_BATCHES;
-    use ndl_std::ioctl_structs::{MemBufCopy64zcBatches, MemcpyBatch, UserPtr};
+    use ndl_abi::MEM_BUF_ZEROCOPY64_BATCHES;
+    use ndl_abi::{MemBufCopy64zcBatches, MemcpyBatch, UserPtr};
     use zerocopy::FromZeros;
     // A failed user copy is EFAULT (the driver's copy_from_user); element i of a user array
     // lives at `ptr + i * size`, which for the second batch here lies past 2^64.

@@ -3,9 +3,10 @@
 
 use std::sync::Arc;
 
+use khal::Generation;
+use ndl_abi::MemChunkInfo;
 use ndl_emu::{ENOTSUPP, EmulatedKernel};
-use ndl_std::ioctl_structs::MemChunkInfo;
-use ndl_std::{AsyncCopy, Errno, Error, Generation, MemLocation, Ndl};
+use ndl_std::{AsyncCopy, Errno, Error, MemLocation, Ndl};
 use zerocopy::FromZeros;
 
 const HBM0: MemLocation = MemLocation::Device {

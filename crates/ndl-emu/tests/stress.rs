@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use core::ffi::{c_int, c_void};
 
+use khal::Generation;
 use ndl_emu::{DeviceConfig, EmulatedKernel, EmulatedRegion};
-use ndl_std::Generation;
 use ndl_std::{AccessMode, Errno, Kernel, Ndl, RawFd};
 
 /// The emulated kernel with a slow `open`, so that every thread is inside `open` before any install:

@@ -9,9 +9,9 @@ use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use khal::Generation;
-use ndl_emu::{DeviceConfig, EmulatedKernel, driver_copy};
+use ndl_copy::{CopyOptions, Delivery};
+use ndl_emu::{DeviceConfig, EmulatedKernel};
 use ndl_fuse::{EmulatedBackend, Server};
-use ndl_std::copy::{CopyOptions, Delivery};
 use ndl_std::{Kernel, MemLocation, Ndl};
 
 const BIG: usize = 64 << 20;
@@ -55,7 +55,7 @@ fn run<K: Kernel>(c: &mut Criterion, name: &str, ndl: &Ndl<K>) {
         .measurement_time(Duration::from_secs(10))
         .throughput(Throughput::Bytes(BIG as u64));
     g.bench_function(name, |b| {
-        b.iter(|| driver_copy(&dev, &data, &options()).unwrap())
+        b.iter(|| ndl_copy::copy::<ndl_emu::Arches, _>(&dev, &data, &options()).unwrap())
     });
     g.finish();
 }

@@ -76,7 +76,8 @@
 //!
 //! ```no_run
 //! use ndl_fuse::{EmulatedBackend, Server};
-//! use ndl_std::{Generation, Ndl};
+//! use khal::Generation;
+//! use ndl_std::Ndl;
 //!
 //! let dir = tempfile::tempdir()?;
 //! let kernel = ndl_emu::EmulatedKernel::new(Generation::V3, 1)?;

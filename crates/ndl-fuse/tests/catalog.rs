@@ -7,9 +7,9 @@ use std::fs::OpenOptions;
 use std::path::Path;
 
 use khal::Generation;
+use ndl_abi::Form;
 use ndl_emu::EmulatedKernel;
 use ndl_fuse::ProcessMemory;
-use ndl_std::ioctl_codes::{self, Form};
 use ndl_std::{AccessMode, Errno, Kernel};
 
 /// Argument buffer: larger than any argument struct (12296 bytes), zeroed.
@@ -35,7 +35,7 @@ fn every_command_on_both_lanes_matches_the_in_process_kernel() {
             .open(server.node(0))
             .unwrap();
         let fd = local.open(Path::new("/dev/neuron0"), mode).unwrap();
-        for cmd in ioctl_codes::catalog() {
+        for cmd in ndl_abi::catalog() {
             let mut a = vec![0u64; ARG_WORDS];
             let mut b = vec![0u64; ARG_WORDS];
             let (pa, pb) = match cmd.form() {
@@ -60,7 +60,7 @@ fn every_command_on_both_lanes_matches_the_in_process_kernel() {
     // Every row of the reference table (driver 2.26.5.0), on both lanes.
     let table = include_str!("../../../reference/ioctl-commands.tsv");
     let rows = table.lines().skip(1).filter(|l| !l.is_empty()).count();
-    assert_eq!(ioctl_codes::catalog().count(), rows);
+    assert_eq!(ndl_abi::catalog().count(), rows);
     assert_eq!(compared, 2 * rows);
     // The comparison is not vacuous: calls succeed, fail in several ways, and write results.
     assert!(outcomes.contains(&Ok(0)), "{outcomes:?}");

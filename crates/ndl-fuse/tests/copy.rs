@@ -5,8 +5,7 @@
 mod common;
 
 use khal::Generation;
-use ndl_emu::driver_copy;
-use ndl_std::copy::{CopyOptions, Delivery};
+use ndl_copy::{CopyOptions, Delivery};
 use ndl_std::{MemLocation, Ndl};
 
 fn pattern(len: usize, seed: u8) -> Vec<u8> {
@@ -28,7 +27,7 @@ fn copy_on(generation: Generation, seed: u8) {
         ring_entries: 32,
         ..CopyOptions::default()
     };
-    let report = driver_copy(&dev, &data, &options).unwrap();
+    let report = ndl_copy::copy::<ndl_emu::Arches, _>(&dev, &data, &options).unwrap();
     assert_eq!(report.generation, generation);
     assert_eq!(report.bytes, data.len() as u64);
     assert!(report.batches > 1, "{report:?}");
@@ -80,7 +79,7 @@ fn mmap_delivery_is_refused_cleanly() {
         delivery: Delivery::Mmap,
         ..CopyOptions::default()
     };
-    let err = driver_copy(&dev, &pattern(4096, 1), &options).unwrap_err();
+    let err = ndl_copy::copy::<ndl_emu::Arches, _>(&dev, &pattern(4096, 1), &options).unwrap_err();
     let text = err.to_string();
     // ENODEV from mmap(2), named in the error.
     assert!(

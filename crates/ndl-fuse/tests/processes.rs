@@ -13,8 +13,8 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use khal::Generation;
-use ndl_std::ioctl_codes::MEM_FREE;
-use ndl_std::ioctl_structs::MemFree;
+use ndl_abi::MEM_FREE;
+use ndl_abi::MemFree;
 use ndl_std::{Errno, MemHandle, MemLocation, Ndl};
 
 const LIMIT: Duration = Duration::from_secs(60);

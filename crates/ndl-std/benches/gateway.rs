@@ -10,8 +10,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use ndl_std::ioctl_codes::HOST_DEVICE_ID;
-use ndl_std::ioctl_structs::HostDeviceId;
+use ndl_abi::{HOST_DEVICE_ID, HostDeviceId};
 use ndl_std::{Errno, Kernel, Ndl, RealKernel};
 
 fn gateway_overhead(c: &mut Criterion) {

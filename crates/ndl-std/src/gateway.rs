@@ -12,20 +12,32 @@ use crate::compat::Family;
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::fd_slot::{FdSlot, PinnedFd};
-use crate::ioctl_codes::{Form, Request};
 use crate::kernel::{AccessMode, Kernel, RawFd};
 use crate::returns;
+use ndl_abi::{Form, NoUserPtr, Request};
 
-/// Issues `REQ` through a typed request: `ioctl!(gate, MEM_COPY64, &mut arg)`.
+/// Issues `REQ` whose argument reaches no user memory but itself: a safe call.
+/// `ioctl!(gate, MEM_COPY64, &mut arg)`.
 ///
-/// The const opcode and the typed request come from the same catalog constant, so the code
-/// the kernel sees and the argument type cannot disagree.
+/// The argument type must be [`NoUserPtr`] (the ABI crate marks it from the tables'
+/// `user_ptr` column), so a struct with a user address does not compile here. The const
+/// opcode and the typed request come from the same catalog constant, so the code the kernel
+/// sees and the argument type cannot disagree.
 macro_rules! ioctl {
+    ($gate:expr, $req:path, $arg:expr) => {
+        $gate.call_in_place::<{ $req.code() }, _>(&$req, $arg)
+    };
+}
+pub(crate) use ioctl;
+
+/// Issues `REQ` whose argument carries user addresses: `unsafe`, the caller vouches for
+/// every address in it. `unsafe { ioctl_ptr!(gate, MEM_BUF_COPY64, &mut arg) }`.
+macro_rules! ioctl_ptr {
     ($gate:expr, $req:path, $arg:expr) => {
         $gate.call::<{ $req.code() }, _>(&$req, $arg)
     };
 }
-pub(crate) use ioctl;
+pub(crate) use ioctl_ptr;
 
 /// Calls `REQ` on a pinned fd with `arg` as the argument word.
 ///
@@ -50,8 +62,8 @@ unsafe fn call_raw<const REQ: u32, A, K: Kernel + ?Sized>(
     };
     // SAFETY: `fd` is pinned open for the call; the caller vouches for `arg`.
     let ret = unsafe { kernel.ioctl::<REQ>(fd.fd(), arg) };
-    // The command's row of the return-convention table, looked up at compile time.
-    returns::check(req.name(), const { returns::of(REQ) }, ret)
+    // The command's return convention, from the ABI crate.
+    returns::check(req.name(), req.command().returns(), ret)
 }
 
 /// The two calls every gateway offers on top of its `pin`: one ioctl on the pinned fd, and
@@ -59,7 +71,7 @@ unsafe fn call_raw<const REQ: u32, A, K: Kernel + ?Sized>(
 macro_rules! gateway_calls {
     ($gate:ident) => {
         impl<K: Kernel> $gate<'_, K> {
-            /// Issues a catalog request on this gateway's fd (use through `ioctl!`).
+            /// Issues a catalog request on this gateway's fd (use through `ioctl_ptr!`).
             ///
             /// # Safety
             /// Every user address inside `arg` must be valid for the accesses the command
@@ -77,6 +89,18 @@ macro_rules! gateway_calls {
                 // SAFETY: `arg` is a live, exclusively borrowed `A`, the struct `REQ` copies
                 // (tied by `Request<A>`); the caller vouches for the user addresses in it.
                 unsafe { call_raw::<REQ, A, K>(self.ndl.kernel(), &fd, req, arg) }
+            }
+
+            /// Issues a catalog request whose argument reaches no user memory (use through
+            /// `ioctl!`).
+            pub(crate) fn call_in_place<const REQ: u32, A: NoUserPtr>(
+                &self,
+                req: &Request<A>,
+                arg: &mut A,
+            ) -> Result<()> {
+                // SAFETY: `A: NoUserPtr`: no field holds a user address and nothing follows
+                // the struct, so the only memory the command touches is `arg` itself.
+                unsafe { self.call::<REQ, A>(req, arg) }
             }
 
             #[allow(dead_code, reason = "no misc command has a variable-length argument")]

@@ -1,8 +1,9 @@
 //! `ndl-std`: a safe, complete, 1:1 Rust layer over the Neuron driver's `/dev/neuronN`
 //! character devices — what `kvm-ioctls` is to `/dev/kvm`.
 //!
-//! * [`ioctl_codes`]: every command as a typed request constant, the decoder, the routing walk;
-//!   [`ioctl_structs`]: every argument struct, layout-asserted against the reference tables.
+//! * The ABI — every request constant, argument struct, return convention and the driver's
+//!   routing facts, of seven driver releases — is the generated crate `ndl-abi`, as
+//!   `kvm-bindings` is beside `kvm-ioctls`; this crate holds no ABI literal of its own.
 //! * [`Kernel`]: the five system calls (open, close, ioctl, mmap, munmap) as a trait;
 //!   [`RealKernel`] is Linux through `rustix`. The emulated kernel (a model of the driver's
 //!   dispatcher over `neuron-emu` device models) lives in its own crate, `ndl-emu`, above this
@@ -12,12 +13,15 @@
 //!   (an owned read-write fd) — and [`Mapping`] for mmap'd driver objects. [`Ndl::global`]
 //!   is the process-wide instance (lazily opened, closed at exit), like the NDL's globals.
 //! * A safe wrapper for every command, a method of the gateway of its lane; [`WRAPPERS`]
-//!   lists which wrapper sends which commands (a test checks it covers the catalog), and
-//!   [`returns::RETURNS`] how each command's return value reads. Failures are [`Error`]s
-//!   naming the command and errno, convertible to [`std::io::Error`].
-//! * [`copy`]: memory-to-memory DMA copies, verified byte for byte, generic over the kernel
-//!   and the caller's arch set: [`copy::driver`] (the default) on the driver's terms, and
-//!   [`copy::register_level`], the opt-in for the device model and privileged tooling.
+//!   lists which wrapper sends which commands (a test checks it covers the catalog of
+//!   2.26.5.0 and the commands 2.27.4.0 adds). A command whose argument the ABI crate marks
+//!   [`ndl_abi::NoUserPtr`] is issued without `unsafe`; `unsafe` remains only where a user
+//!   address crosses the boundary. Each answer is read under the command's
+//!   [`ndl_abi::Returns`]; failures are [`Error`]s naming the command and errno, convertible
+//!   to [`std::io::Error`].
+//! * The DMA copy flows built on these wrappers are the crate `ndl-copy` (the driver-style
+//!   copy, and the register-level copy behind a feature); this crate depends on no arch crate
+//!   and no descriptor crate.
 //!
 //! # Real hardware, privileges, and the model
 //!
@@ -25,12 +29,9 @@
 //! wrapper whose command the driver serves on the lane its gateway uses; [`Mapping`]s of the process's own memory chunks (MEM_GET_EXTENDED_INFO's
 //! `mmap_offset`, the whole chunk) and of the arch's special resources (RESOURCE_MMAP_INFO:
 //! semaphores, events, state buffers, TOP_SP blocks, whole HBM channels on V3/V4;
-//! RESOURCE_ALL entries read-only); and the **driver-style copy** ([`copy::copy`]): an H2T
-//! service queue or a core-engine queue, MEM_ALLOC'd rings and buffers, udma-desc
-//! descriptors delivered by mmap of the ring chunk or by DMA_COPY_DESCRIPTORS, the driver
-//! ringing the doorbells, a completion marker, DMA_ACK_COMPLETED, and full teardown. This
-//! follows `reference/dma-path.md` (driver 2.26.5.0) and has been run only against the
-//! emulated kernel here, not on hardware.
+//! RESOURCE_ALL entries read-only); and every command `ndl-copy`'s **driver-style copy**
+//! issues (`reference/dma-path.md`, driver 2.26.5.0; run only against the emulated kernel
+//! here, not on hardware).
 //!
 //! **Needs privileges**: mmap of raw device memory at an offset that is neither a chunk nor
 //! a special resource needs CAP_SYS_RAWIO (the driver's root path, BAR4 only; EPERM
@@ -39,7 +40,7 @@
 //! BAR_WRITE, ...) answer EACCES. A write-only (free-access) fd reaches only the misc
 //! commands and cannot map.
 //!
-//! **Only the model does**: the [`copy::register_level`] path. It maps a BAR0 register
+//! **Only the model does**: `ndl-copy`'s register-level path. It maps a BAR0 register
 //! window and programs ring bases and doorbells itself, which the driver refuses to every
 //! process, root included (no mmap reaches DMA engine registers; BAR_WRITE blocks the ring
 //! base, completion base and tail-increment words of every queue,
@@ -63,17 +64,14 @@
 
 mod compat;
 mod context;
-pub mod copy;
 mod error;
 mod fd_slot;
 mod gateway;
-pub mod ioctl_codes;
-pub mod ioctl_structs;
 mod kernel;
 mod mapping;
 mod ndl;
 mod real_kernel;
-pub mod returns;
+mod returns;
 mod sync;
 #[cfg(feature = "test-utils")]
 pub mod testing;
@@ -88,7 +86,5 @@ pub use kernel::{AccessMode, Errno, Kernel, MappedRegion, RawFd};
 pub use mapping::Mapping;
 pub use ndl::Ndl;
 pub use real_kernel::{RealKernel, RealRegion};
+pub use returns::ENOTSUPP;
 pub use wrappers::*;
-
-/// The chip generation (re-exported from `khal`).
-pub use khal::Generation;

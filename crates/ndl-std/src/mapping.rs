@@ -1,7 +1,6 @@
 //! A mapped driver object (BAR resource, device memory, notification queue).
 
 use mmio::Mmio;
-use udma_desc::{DESC_BYTES, DescStore, Descriptor};
 
 use crate::error::{Error, Result};
 use crate::kernel::{Kernel, MappedRegion, RawFd};
@@ -13,9 +12,6 @@ use crate::kernel::{Kernel, MappedRegion, RawFd};
 /// reference. Over Linux these are volatile accesses to the mapped pages; over the emulated
 /// kernel they go into the device model, so a doorbell written here reaches the engine as it
 /// happens. It is unmapped when dropped (or by [`Mapping::unmap`], which reports failure).
-///
-/// A mapping of ring memory is a [`DescStore`]: `udma-desc` rings can live in it, each
-/// descriptor written as four little-endian 32-bit words.
 #[derive(Debug)]
 pub struct Mapping<'a, K: Kernel> {
     kernel: &'a K,
@@ -111,16 +107,6 @@ impl<'a, K: Kernel> Mapping<'a, K> {
             .munmap(self.region)
             .map_err(|errno| Error::Mmap { offset, len, errno })
     }
-
-    /// Byte offset of descriptor slot `index`, if the slot lies inside the mapping.
-    fn slot(&self, index: u32) -> Result<usize, udma_desc::Error> {
-        let capacity = self.capacity();
-        usize::try_from(index)
-            .ok()
-            .filter(|i| *i < capacity)
-            .map(|i| i * DESC_BYTES)
-            .ok_or(udma_desc::Error::SlotOutOfRange { index, capacity })
-    }
 }
 
 impl<K: Kernel> Mmio for Mapping<'_, K> {
@@ -131,30 +117,5 @@ impl<K: Kernel> Mmio for Mapping<'_, K> {
     #[inline]
     fn write32(&self, offset: usize, value: u32) {
         self.region.write32(offset, value)
-    }
-}
-
-/// Descriptor rings in mapped ring memory: slot `i` is at byte `16 * i`, written as four
-/// little-endian 32-bit words (word 0 first), the accesses device memory takes.
-impl<K: Kernel> DescStore for Mapping<'_, K> {
-    fn capacity(&self) -> usize {
-        self.len() / DESC_BYTES
-    }
-
-    fn store(&mut self, index: u32, desc: Descriptor) -> Result<(), udma_desc::Error> {
-        let at = self.slot(index)?;
-        for (i, word) in desc.words().into_iter().enumerate() {
-            self.region.write32(at + 4 * i, word);
-        }
-        Ok(())
-    }
-
-    fn load(&self, index: u32) -> Result<Descriptor, udma_desc::Error> {
-        let at = self.slot(index)?;
-        let mut words = [0u32; 4];
-        for (i, w) in words.iter_mut().enumerate() {
-            *w = self.region.read32(at + 4 * i);
-        }
-        Ok(Descriptor::from_words(words))
     }
 }

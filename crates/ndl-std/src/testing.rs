@@ -5,9 +5,9 @@ use core::ffi::{c_int, c_void};
 use std::path::Path;
 use std::sync::Mutex;
 
-use crate::ioctl_codes::{H2T_DMA_ALLOC_QUEUES, H2T_DMA_FREE_QUEUES, MEM_ALLOC_V2MT64, MEM_FREE};
-use crate::ioctl_structs::{H2tDmaAllocQueues, H2tDmaFreeQueues, MemAllocV2MemType64, MemFree};
 use crate::kernel::{AccessMode, Errno, Kernel, RawFd};
+use ndl_abi::{H2T_DMA_ALLOC_QUEUES, H2T_DMA_FREE_QUEUES, MEM_ALLOC_V2MT64, MEM_FREE};
+use ndl_abi::{H2tDmaAllocQueues, H2tDmaFreeQueues, MemAllocV2MemType64, MemFree};
 
 /// What [`Recording`] saw, in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -8,8 +8,7 @@ use core::ffi::{c_int, c_void};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use ndl_std::ioctl_codes::{self, Command};
-use ndl_std::ioctl_structs::{MemBufCopy64zcBatches, MemcpyBatch, TensorBatchOp};
+use ndl_abi::{Command, MemBufCopy64zcBatches, MemcpyBatch, Release, TensorBatchOp};
 use ndl_std::{
     AccessMode, BatchTo, Errno, Error, Family, Kernel, MemHandle, Ndl, OpTo, RawFd, RealRegion,
 };
@@ -51,7 +50,10 @@ impl Kernel for Recorder {
     }
     unsafe fn close(&self, _fd: RawFd) {}
     unsafe fn ioctl<const REQ: u32>(&self, fd: RawFd, arg: *mut c_void) -> Result<c_int, Errno> {
-        let len = ioctl_codes::lookup(REQ)
+        // The argument size of the request, in whichever release defines it.
+        let len = Release::ALL
+            .iter()
+            .find_map(|r| r.abi().lookup(REQ))
             .and_then(Command::arg_size)
             .unwrap_or(0);
         let bytes = if arg.is_null() {
@@ -124,7 +126,7 @@ fn seed_s2_device_index_above_63_is_a_typed_error() {
 
 #[test]
 fn seed_s3_size_overloads_send_the_64_bit_sibling_first() {
-    use ioctl_codes::{MEM_BUF_COPY64, MEM_COPY64, MEMSET64};
+    use ndl_abi::{MEM_BUF_COPY64, MEM_COPY64, MEMSET64};
     let ndl = Ndl::with_kernel(Recorder::new(vec![]));
     let h = ndl.open_device(0).unwrap();
     h.mem_copy(MemHandle(1), 0, MemHandle(2), 0, 1 << 33)
@@ -136,16 +138,13 @@ fn seed_s3_size_overloads_send_the_64_bit_sibling_first() {
         [MEM_COPY64.code(), MEMSET64.code(), MEM_BUF_COPY64.code()]
     );
     // Same nr, different _IOC_SIZE (the seed's "/64 sibling gets a distinct cmd").
-    assert_eq!(
-        MEM_COPY64.code() & 0xFF,
-        ioctl_codes::MEM_COPY.code() & 0xFF
-    );
-    assert_ne!(MEM_COPY64.code(), ioctl_codes::MEM_COPY.code());
+    assert_eq!(MEM_COPY64.code() & 0xFF, ndl_abi::MEM_COPY.code() & 0xFF);
+    assert_ne!(MEM_COPY64.code(), ndl_abi::MEM_COPY.code());
 }
 
 #[test]
 fn seed_s3_cm_fallback_on_einval_latches_the_legacy_form() {
-    use ioctl_codes::{MEM_COPY, MEM_COPY64};
+    use ndl_abi::{MEM_COPY, MEM_COPY64};
     let ndl = Ndl::with_kernel(Recorder::new(vec![MEM_COPY64.code()]));
     let h = ndl.open_device(0).unwrap();
     h.mem_copy(MemHandle(1), 4, MemHandle(2), 8, 16).unwrap();
@@ -173,7 +172,7 @@ fn seed_s3_cm_fallback_on_einval_latches_the_legacy_form() {
 static BATCHES: Mutex<Vec<(MemcpyBatch, Vec<TensorBatchOp>)>> = Mutex::new(Vec::new());
 
 fn read_batches(req: u32, arg: *mut c_void) {
-    if req != ioctl_codes::MEM_BUF_ZEROCOPY64_BATCHES.code() {
+    if req != ndl_abi::MEM_BUF_ZEROCOPY64_BATCHES.code() {
         return;
     }
     // SAFETY: the `Kernel::ioctl` contract: `arg` is the batch header and its pointers name
@@ -262,12 +261,12 @@ fn seed_s3_slices_are_checked_before_the_call() {
         "nothing reached the kernel"
     );
     dev.bar_read(0, &[0x1000, 0x1004], &mut data).unwrap();
-    assert_eq!(ndl.kernel().codes(), [ioctl_codes::BAR_READ.code()]);
+    assert_eq!(ndl.kernel().codes(), [ndl_abi::BAR_READ.code()]);
 }
 
 #[test]
 fn errors_name_the_command_and_convert_to_io_errors() {
-    let ndl = Ndl::with_kernel(Recorder::new(vec![ioctl_codes::METRICS_CTRL.code()]));
+    let ndl = Ndl::with_kernel(Recorder::new(vec![ndl_abi::METRICS_CTRL.code()]));
     let e = ndl.device(0).unwrap().metrics_ctrl(1).unwrap_err();
     assert_eq!(
         e,

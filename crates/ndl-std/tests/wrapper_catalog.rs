@@ -1,37 +1,27 @@
-//! Every catalog command has a wrapper on the gateway the seed assigns, and every command
-//! has a return convention that follows its handler note. (The seed's wrapper shape itself,
-//! §1-§3, is pinned in `seed_000_ndl.rs`.)
+//! Every command of the default release (2.26.5.0) and every command 2.27.4.0 (the seeds'
+//! release) adds has a wrapper on the gateway the seed assigns. (The seed's wrapper shape
+//! itself, §1-§3, is pinned in `seed_000_ndl.rs`; the return conventions are the ABI crate's
+//! and tested there against every release's handler notes.)
 
-use ndl_std::ioctl_codes::{CATALOG, Lane};
-use ndl_std::returns::{self, ENOTSUPP, RETURNS, Returns};
-use ndl_std::{Errno, Gateway, WRAPPERS, wrappers_of};
-
-const COMMANDS: &str = include_str!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/tests/data/ioctl-commands.tsv"
-));
-
-/// `(name, handler_note)` of every table row, in table order.
-fn notes() -> Vec<(&'static str, &'static str)> {
-    COMMANDS
-        .lines()
-        .skip(1)
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            let cells: Vec<&str> = l.split('\t').collect();
-            (cells[0], cells[11])
-        })
-        .collect()
-}
+use ndl_abi::Release;
+use ndl_abi::routing::Lane;
+use ndl_std::{Gateway, WRAPPERS, wrappers_of};
 
 #[test]
 fn every_catalog_command_has_a_wrapper_on_the_gateway_of_its_lane() {
-    assert_eq!(CATALOG.len(), 101);
-    for cmd in &CATALOG {
+    let seeds = Release::parse("2.27.4.0").unwrap().abi();
+    assert_eq!(Release::DEFAULT.abi().catalog.len(), 101);
+    assert_eq!(seeds.catalog.len(), 104);
+    // Every 2.26.5.0 command is a 2.27.4.0 command with the same number (abi/README.md: "No
+    // command of an earlier release was removed in any step").
+    for cmd in Release::DEFAULT.abi().catalog {
+        assert_eq!(seeds.find(cmd.name()).map(|c| c.code()), Some(cmd.code()));
+    }
+    for (cmd, routing) in seeds.catalog.iter().zip(seeds.routing) {
         let ws: Vec<_> = wrappers_of(cmd).collect();
         assert!(!ws.is_empty(), "{} has no wrapper", cmd.name());
         for w in ws {
-            match cmd.lane() {
+            match routing.lane {
                 Lane::Misc => assert_eq!(w.gateway, Gateway::Misc, "{}", w.name),
                 Lane::Device | Lane::DeviceAttach => assert_ne!(w.gateway, Gateway::Misc),
             }
@@ -57,33 +47,5 @@ fn every_catalog_command_has_a_wrapper_on_the_gateway_of_its_lane() {
             n.starts_with("MEM_COPY") || n.starts_with("MEM_BUF_") || n.starts_with("MEMSET")
         });
         assert_eq!(w.gateway == Gateway::DeviceHandle, copy_like, "{}", w.name);
-    }
-}
-
-#[test]
-fn return_conventions_follow_the_handler_notes() {
-    let notes = notes();
-    assert_eq!(RETURNS.len(), notes.len());
-    for ((cmd, conv), (name, note)) in RETURNS.iter().zip(&notes) {
-        assert_eq!(cmd.name(), *name, "table order");
-        assert_eq!(returns::of(cmd.code()), *conv);
-        let expect = if note.contains("returns +EINVAL") {
-            Returns::PositiveErrno
-        } else if note.contains("-ENOIOCTLCMD") {
-            // The VFS turns ENOIOCTLCMD into ENOTTY on the way out.
-            Returns::Refused(Errno::NOTTY)
-        } else if note.contains("returns -1 without work") {
-            Returns::Refused(Errno::PERM)
-        } else if note.contains("always -ENOTSUPP") {
-            Returns::Refused(ENOTSUPP)
-        } else if note.ends_with("returns 0")
-            || note.contains("no-op; returns 0")
-            || note.contains("and return 0")
-        {
-            Returns::Zero
-        } else {
-            Returns::Status
-        };
-        assert_eq!(*conv, expect, "{name}: {note}");
     }
 }

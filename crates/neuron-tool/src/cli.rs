@@ -25,9 +25,12 @@ pub enum Command {
     /// Decode raw descriptor ring dumps.
     #[command(subcommand)]
     Ring(RingCommand),
-    /// The ioctl catalog of the Neuron char device.
+    /// The ioctl catalog of the Neuron char device, per driver release.
     #[command(subcommand)]
     Ioctl(IoctlCommand),
+    /// Say whether a runtime of a compatibility version can run on a device, a driver
+    /// release or the built-in model, and why not.
+    Compat(CompatArgs),
     /// Print the UDMA register map with offsets.
     Regs(RegsArgs),
     /// Identify a chip generation from its PCI device id (or --arch); print capabilities and
@@ -206,13 +209,47 @@ pub struct RingDecodeArgs {
 #[derive(Debug, Subcommand)]
 pub enum IoctlCommand {
     /// One line per command: `NAME 0xXXXXXXXX DIR NR SIZE LANE`.
-    List,
+    List {
+        /// The driver release whose catalog to list (2.24.7.0 .. 2.30.2.0; default
+        /// 2.26.5.0, the release the built-in model follows).
+        #[arg(long)]
+        driver: Option<String>,
+    },
     /// Decode a request number: name(s), direction, nr, size, lane.
     Decode {
         /// The request number, e.g. 0xC0084E69.
         #[arg(value_parser = parse_u32_arg)]
         request: u32,
+        /// Decode against this driver release (default 2.26.5.0).
+        #[arg(long)]
+        driver: Option<String>,
     },
+    /// What changed from driver release R1 to R2: commands added, removed and changed
+    /// (request, argument, lane, match), structs added, removed and changed (sizes, field
+    /// offsets, renames).
+    Diff {
+        /// The older release, e.g. 2.26.5.0.
+        from: String,
+        /// The newer release, e.g. 2.27.4.0.
+        to: String,
+    },
+}
+
+/// `neuron-tool compat`.
+#[derive(Debug, Args)]
+pub struct CompatArgs {
+    /// The runtime's compatibility version (what COMPATIBLE_VERSION's window is about).
+    #[arg(long)]
+    pub runtime_version: String,
+    /// Ask the driver of this device node (or of the neuron0 in this directory).
+    #[arg(long, conflicts_with = "driver")]
+    pub device: Option<PathBuf>,
+    /// Answer from this driver release's window (`compat.tsv`), for --arch.
+    #[arg(long)]
+    pub driver: Option<String>,
+    /// Chip generation, for --driver and the built-in model (a device reports its own).
+    #[arg(long, value_enum, default_value_t = ArchName::Cayman)]
+    pub arch: ArchName,
 }
 
 /// Register blocks of `neuron-tool regs`.

@@ -61,6 +61,9 @@ pub enum ToolError {
         /// How many bytes differ.
         mismatches: u64,
     },
+    /// `compat`'s answer when the runtime cannot run there: the sentence says why.
+    #[error("{0}")]
+    Incompatible(String),
     /// Writing to stdout or reading stdin failed.
     #[error("i/o error: {0}")]
     Io(#[from] io::Error),

@@ -6,10 +6,12 @@
 //! * [`cli`]: the clap grammar (subcommand and flag spellings are an interface).
 //! * [`cmd`]: one module per subcommand.
 //! * [`batch`]: the million-line `desc build --batch` path.
-//! * [`summary`]: what `copy` prints (the copy itself is `ndl-std`'s).
+//! * [`summary`]: what `copy` prints (the copy itself is `ndl-copy`'s).
+//! * [`abi_diff`]: `ioctl diff`, two driver releases' ABIs compared.
 //! * [`arch_select`]: the one place a run-time arch becomes a type.
 //! * [`error`]: [`ToolError`](error::ToolError), one sentence per failure.
 
+pub mod abi_diff;
 pub mod arch_select;
 pub mod batch;
 pub mod cli;

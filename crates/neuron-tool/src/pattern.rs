@@ -3,7 +3,7 @@
 //! misplaced descriptor shows. Generated piece by piece on demand ([`Source`]), so a copy of
 //! any size holds none of it whole.
 
-use ndl_std::copy::Source;
+use ndl_copy::Source;
 
 /// Bytes of one period of the low part (`i mod 256`).
 const ROW: usize = 256;

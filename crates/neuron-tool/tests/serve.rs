@@ -52,6 +52,23 @@ fn serve_mounts_answers_and_unmounts_on_sigterm() {
     let info = ndl.device(1).unwrap().device_info().unwrap();
     assert_eq!(info.architecture, 4);
     ndl.close_all();
+    // `compat --device` asks the served driver: V4 reports V3's window, 10..11 (abi/README.md,
+    // "Runtime-compatible window").
+    let out = Command::new(assert_cmd::cargo::cargo_bin("neuron-tool"))
+        .args(["compat", "--runtime-version", "11", "--device"])
+        .arg(dir.path().join("neuron1"))
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{said} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        said.contains("can run on") && said.contains("accepts versions 10..11"),
+        "{said}"
+    );
 
     let pid = i32::try_from(child.id()).unwrap();
     // SAFETY: signalling our own child process.

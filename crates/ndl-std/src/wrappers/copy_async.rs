@@ -6,15 +6,11 @@ use zerocopy::FromZeros;
 
 use crate::compat::Family;
 use crate::error::{Error, Result};
-use crate::gateway::{DeviceHandle, ioctl};
-use crate::ioctl_codes::{
-    MEM_BUF_ZEROCOPY64, MEM_COPY_ASYNC, MEM_COPY_ASYNC_WAIT, MEM_COPY_ASYNC64,
-};
-use crate::ioctl_structs::{
-    MemBufCopy64zc, MemCopyAsync, MemCopyAsync64, MemCopyAsyncWait, UserPtr,
-};
+use crate::gateway::{DeviceHandle, ioctl, ioctl_ptr};
 use crate::kernel::Kernel;
 use crate::wrappers::types::{MemHandle, u32_arg};
+use ndl_abi::{MEM_BUF_ZEROCOPY64, MEM_COPY_ASYNC, MEM_COPY_ASYNC_WAIT, MEM_COPY_ASYNC64};
+use ndl_abi::{MemBufCopy64zc, MemCopyAsync, MemCopyAsync64, MemCopyAsyncWait, UserPtr};
 
 /// The two wait slots MEM_COPY_ASYNC_WAIT accepts (`pwait_handle` must be 1 or 2).
 pub const ASYNC_WAIT_HANDLES: [u32; 2] = [1, 2];
@@ -73,7 +69,7 @@ impl<K: Kernel> DeviceHandle<'_, K> {
                     wait_handle: 0,
                 };
                 // SAFETY: `host_prefetch_addr` is 0 or the address of a borrowed slice.
-                unsafe { ioctl!(self, MEM_COPY_ASYNC64, &mut arg) }?;
+                unsafe { ioctl_ptr!(self, MEM_COPY_ASYNC64, &mut arg) }?;
                 Ok(arg.wait_handle)
             },
             || {
@@ -87,7 +83,7 @@ impl<K: Kernel> DeviceHandle<'_, K> {
                 arg.host_prefetch_addr = prefetch;
                 arg.pwait_handle = copy.pwait_handle;
                 // SAFETY: as above.
-                unsafe { ioctl!(self, MEM_COPY_ASYNC, &mut arg) }?;
+                unsafe { ioctl_ptr!(self, MEM_COPY_ASYNC, &mut arg) }?;
                 Ok(arg.wait_handle)
             },
         )
@@ -112,8 +108,7 @@ impl<K: Kernel> DeviceHandle<'_, K> {
         arg.src_mem_handle = src.0;
         arg.dst_mem_handle = dst.0;
         arg.pwait_handle = pwait_handle;
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, MEM_COPY_ASYNC_WAIT, &mut arg) }
+        ioctl!(self, MEM_COPY_ASYNC_WAIT, &mut arg)
     }
 
     fn zerocopy64(
@@ -133,7 +128,7 @@ impl<K: Kernel> DeviceHandle<'_, K> {
         arg.h2t_qid = at.h2t_qid;
         // SAFETY: the callers pass `buffer` as a borrowed slice of `len` bytes, shared when
         // the driver reads it (to device) and exclusive when it writes it.
-        unsafe { ioctl!(self, MEM_BUF_ZEROCOPY64, &mut arg) }
+        unsafe { ioctl_ptr!(self, MEM_BUF_ZEROCOPY64, &mut arg) }
     }
 
     /// MEM_BUF_ZEROCOPY64, host to device: `data` to the place `at` names.

@@ -5,10 +5,10 @@ use zerocopy::FromZeros;
 
 use crate::error::Result;
 use crate::gateway::{Device, ioctl};
-use crate::ioctl_codes::{ACQUIRE_NEURON_DS, RELEASE_NEURON_DS};
-use crate::ioctl_structs::NeuronDsInfo;
 use crate::kernel::Kernel;
 use crate::wrappers::types::ResourceInfo;
+use ndl_abi::NeuronDsInfo;
+use ndl_abi::{ACQUIRE_NEURON_DS, RELEASE_NEURON_DS};
 
 impl<K: Kernel> Device<'_, K> {
     /// ACQUIRE_NEURON_DS: the datastore of process `pid` (0: a new one for the caller);
@@ -16,8 +16,7 @@ impl<K: Kernel> Device<'_, K> {
     pub fn acquire_neuron_ds(&self, pid: i32) -> Result<ResourceInfo> {
         let mut arg = NeuronDsInfo::new_zeroed();
         arg.pid = pid;
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, ACQUIRE_NEURON_DS, &mut arg) }?;
+        ioctl!(self, ACQUIRE_NEURON_DS, &mut arg)?;
         Ok(ResourceInfo {
             offset: arg.mmap_offset,
             size: arg.size.into(),
@@ -28,7 +27,6 @@ impl<K: Kernel> Device<'_, K> {
     pub fn release_neuron_ds(&self, pid: i32) -> Result<()> {
         let mut arg = NeuronDsInfo::new_zeroed();
         arg.pid = pid;
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, RELEASE_NEURON_DS, &mut arg) }
+        ioctl!(self, RELEASE_NEURON_DS, &mut arg)
     }
 }

@@ -4,32 +4,29 @@ use zerocopy::FromZeros;
 
 use crate::error::Result;
 use crate::gateway::{Device, ioctl};
-use crate::ioctl_codes::{DEVICE_BDF, DEVICE_INFO, HOST_DEVICE_ID};
-use crate::ioctl_structs::{DeviceBdf, DeviceInfo, HostDeviceId};
 use crate::kernel::Kernel;
+use ndl_abi::{DEVICE_BDF, DEVICE_INFO, HOST_DEVICE_ID};
+use ndl_abi::{DeviceBdf, DeviceInfo, HostDeviceId};
 
 impl<K: Kernel> Device<'_, K> {
     /// DEVICE_INFO: architecture, revision, connected devices, BAR addresses and sizes.
     pub fn device_info(&self) -> Result<DeviceInfo> {
         let mut arg = DeviceInfo::new_zeroed();
-        // SAFETY: `DeviceInfo` holds no user addresses.
-        unsafe { ioctl!(self, DEVICE_INFO, &mut arg) }?;
+        ioctl!(self, DEVICE_INFO, &mut arg)?;
         Ok(arg)
     }
 
     /// DEVICE_BDF: PCI bus, slot and function of this device.
     pub fn device_bdf(&self) -> Result<DeviceBdf> {
         let mut arg = DeviceBdf::new_zeroed();
-        // SAFETY: `DeviceBdf` holds no user addresses.
-        unsafe { ioctl!(self, DEVICE_BDF, &mut arg) }?;
+        ioctl!(self, DEVICE_BDF, &mut arg)?;
         Ok(arg)
     }
 
     /// HOST_DEVICE_ID: this device's index as the host numbers it.
     pub fn host_device_id(&self) -> Result<u32> {
         let mut arg = HostDeviceId::new_zeroed();
-        // SAFETY: `HostDeviceId` holds no user addresses.
-        unsafe { ioctl!(self, HOST_DEVICE_ID, &mut arg) }?;
+        ioctl!(self, HOST_DEVICE_ID, &mut arg)?;
         Ok(arg.host_device_id)
     }
 }

@@ -8,12 +8,12 @@ use zerocopy::{FromZeros, IntoBytes};
 
 use crate::error::{Error, Result};
 use crate::gateway::{Device, ioctl};
-use crate::ioctl_codes::{
+use crate::kernel::Kernel;
+use ndl_abi::{AppInfo, DeviceInit, GetAppsInfo};
+use ndl_abi::{
     DEVICE_APP_PID, DEVICE_GET_ALL_APPS_INFO, DEVICE_INIT, DEVICE_READY, DEVICE_RELEASE,
     DEVICE_RESET, DEVICE_RESET_STATUS,
 };
-use crate::ioctl_structs::{AppInfo, DeviceInit, GetAppsInfo};
-use crate::kernel::Kernel;
 
 /// DEVICE_GET_ALL_APPS_INFO's answer: the header flags and one record per attached app.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,45 +27,39 @@ pub struct AppsInfo {
 impl<K: Kernel> Device<'_, K> {
     /// DEVICE_RESET: tears down the DMA rings and starts a whole-device reset (deprecated).
     pub fn device_reset(&self) -> Result<()> {
-        // SAFETY: `_IO` command, no argument.
-        unsafe { ioctl!(self, DEVICE_RESET, &mut ()) }
+        ioctl!(self, DEVICE_RESET, &mut ())
     }
 
     /// DEVICE_READY: waits for the caller's own reset; `true` when the device came up
     /// (the driver writes 1 for ok, 0 for failure).
     pub fn device_ready(&self) -> Result<bool> {
         let mut ready = 0u8;
-        // SAFETY: the 1-byte scalar the command writes.
-        unsafe { ioctl!(self, DEVICE_READY, &mut ready) }?;
+        ioctl!(self, DEVICE_READY, &mut ready)?;
         Ok(ready == 1)
     }
 
     /// DEVICE_RESET_STATUS: the deprecated status byte (the driver always writes 1).
     pub fn device_reset_status(&self) -> Result<u8> {
         let mut status = 0u8;
-        // SAFETY: the 1-byte scalar the command writes.
-        unsafe { ioctl!(self, DEVICE_RESET_STATUS, &mut status) }?;
+        ioctl!(self, DEVICE_RESET_STATUS, &mut status)?;
         Ok(status)
     }
 
     /// DEVICE_INIT: deprecated no-op (the driver ignores `mem_regions`).
     pub fn device_init(&self, mem_regions: u32) -> Result<()> {
         let mut arg = DeviceInit { mem_regions };
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, DEVICE_INIT, &mut arg) }
+        ioctl!(self, DEVICE_INIT, &mut arg)
     }
 
     /// DEVICE_RELEASE: deprecated no-op.
     pub fn device_release(&self) -> Result<()> {
-        // SAFETY: `_IO` command, no argument.
-        unsafe { ioctl!(self, DEVICE_RELEASE, &mut ()) }
+        ioctl!(self, DEVICE_RELEASE, &mut ())
     }
 
     /// DEVICE_APP_PID: the pid held in the device's attached-process slot 0 (deprecated).
     pub fn device_app_pid(&self) -> Result<i32> {
         let mut pid = 0i32;
-        // SAFETY: the 4-byte scalar the command writes.
-        unsafe { ioctl!(self, DEVICE_APP_PID, &mut pid) }?;
+        ioctl!(self, DEVICE_APP_PID, &mut pid)?;
         Ok(pid)
     }
 

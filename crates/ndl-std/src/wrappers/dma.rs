@@ -4,37 +4,36 @@ use zerocopy::FromZeros;
 
 use crate::compat::Family;
 use crate::error::{Error, Result};
-use crate::gateway::{Device, ioctl};
-use crate::ioctl_codes::{
+use crate::gateway::{Device, ioctl, ioctl_ptr};
+use crate::kernel::Kernel;
+use crate::wrappers::types::{MemHandle, QueueType, u32_arg};
+use ndl_abi::limits::{DMA_DESC_BYTES, QUEUE_INIT_BATCH_MAX};
+
+/// One DMA descriptor as the driver copies it: 16 bytes in memory order
+/// ([`ndl_abi::limits::DMA_DESC_BYTES`]; udma-desc builds them).
+pub type DescBytes = [u8; DMA_DESC_BYTES];
+use ndl_abi::{
     DMA_ACK_COMPLETED, DMA_COPY_DESCRIPTORS, DMA_COPY_DESCRIPTORS64, DMA_DESCRIPTOR_COPYOUT,
     DMA_ENG_GET_STATE, DMA_ENG_INIT, DMA_ENG_SET_STATE, DMA_QUEUE_COPY_START, DMA_QUEUE_GET_STATE,
     DMA_QUEUE_INIT, DMA_QUEUE_INIT_BATCH, DMA_QUEUE_RELEASE, DMA_QUIESCE_QUEUES,
 };
-use crate::ioctl_structs::{
+use ndl_abi::{
     DmaAckCompleted, DmaCopyDescriptors, DmaCopyDescriptors64, DmaDescriptorCopyout,
     DmaEngGetState, DmaEngInit, DmaEngSetState, DmaEngState, DmaQueueCopyStart, DmaQueueGetState,
     DmaQueueInit, DmaQueueInitBatch, DmaQueueRelease, DmaQueueState, DmaQuiesceQueues, UserPtr,
 };
-use crate::kernel::Kernel;
-use crate::wrappers::types::{MemHandle, QueueType, u32_arg};
-use udma_desc::Descriptor;
-
-/// DMA_QUEUE_INIT_BATCH takes fewer than this many entries.
-pub const QUEUE_INIT_BATCH_MAX: usize = 255;
 
 impl<K: Kernel> Device<'_, K> {
     /// DMA_ENG_INIT (a no-op in current drivers, kept for old ones).
     pub fn dma_eng_init(&self, eng_id: u32) -> Result<()> {
         let mut arg = DmaEngInit { eng_id };
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, DMA_ENG_INIT, &mut arg) }
+        ioctl!(self, DMA_ENG_INIT, &mut arg)
     }
 
     /// DMA_ENG_SET_STATE: sets engine `eng_id`'s state.
     pub fn dma_eng_set_state(&self, eng_id: u32, state: u32) -> Result<()> {
         let mut arg = DmaEngSetState { eng_id, state };
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, DMA_ENG_SET_STATE, &mut arg) }
+        ioctl!(self, DMA_ENG_SET_STATE, &mut arg)
     }
 
     /// DMA_ENG_GET_STATE: engine `eng_id`'s revision, queue counts and tx/rx state.
@@ -44,15 +43,14 @@ impl<K: Kernel> Device<'_, K> {
         arg.eng_id = eng_id;
         arg.state = UserPtr::output(&mut state);
         // SAFETY: `state` points to a writable `DmaEngState` that outlives the call.
-        unsafe { ioctl!(self, DMA_ENG_GET_STATE, &mut arg) }?;
+        unsafe { ioctl_ptr!(self, DMA_ENG_GET_STATE, &mut arg) }?;
         Ok(state)
     }
 
     /// DMA_QUEUE_INIT: sets up one queue from rings in driver memory.
     pub fn dma_queue_init(&self, init: &DmaQueueInit) -> Result<()> {
         let mut arg = *init;
-        // SAFETY: `DmaQueueInit` carries memory handles, no user addresses.
-        unsafe { ioctl!(self, DMA_QUEUE_INIT, &mut arg) }
+        ioctl!(self, DMA_QUEUE_INIT, &mut arg)
     }
 
     /// DMA_QUEUE_INIT_BATCH: sets up to 255 queues in one call.
@@ -71,15 +69,13 @@ impl<K: Kernel> Device<'_, K> {
         for (slot, init) in arg.entries.iter_mut().zip(inits) {
             *slot = *init;
         }
-        // SAFETY: the entries carry memory handles, no user addresses.
-        unsafe { ioctl!(self, DMA_QUEUE_INIT_BATCH, &mut *arg) }
+        ioctl!(self, DMA_QUEUE_INIT_BATCH, &mut *arg)
     }
 
     /// DMA_QUEUE_RELEASE: tears down queue `qid` of engine `eng_id`.
     pub fn dma_queue_release(&self, eng_id: u32, qid: u32) -> Result<()> {
         let mut arg = DmaQueueRelease { eng_id, qid };
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, DMA_QUEUE_RELEASE, &mut arg) }
+        ioctl!(self, DMA_QUEUE_RELEASE, &mut arg)
     }
 
     /// DMA_QUIESCE_QUEUES: the header names an undefined struct and the driver answers
@@ -96,8 +92,7 @@ impl<K: Kernel> Device<'_, K> {
             engine_count,
             queue_mask: *queue_mask,
         };
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, DMA_QUIESCE_QUEUES, &mut arg) }
+        ioctl!(self, DMA_QUIESCE_QUEUES, &mut arg)
     }
 
     /// DMA_QUEUE_COPY_START: hands `tx`/`rx` more descriptors to the engine.
@@ -108,15 +103,13 @@ impl<K: Kernel> Device<'_, K> {
             tx_desc_count: tx,
             rx_desc_count: rx,
         };
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, DMA_QUEUE_COPY_START, &mut arg) }
+        ioctl!(self, DMA_QUEUE_COPY_START, &mut arg)
     }
 
     /// DMA_ACK_COMPLETED: acknowledges `count` completed descriptors.
     pub fn dma_ack_completed(&self, eng_id: u32, qid: u32, count: u32) -> Result<()> {
         let mut arg = DmaAckCompleted { eng_id, qid, count };
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, DMA_ACK_COMPLETED, &mut arg) }
+        ioctl!(self, DMA_ACK_COMPLETED, &mut arg)
     }
 
     /// DMA_QUEUE_GET_STATE: `(tx, rx)` ring state of a queue.
@@ -134,18 +127,18 @@ impl<K: Kernel> Device<'_, K> {
             rx: UserPtr::output(&mut rx),
         };
         // SAFETY: `tx` and `rx` point to writable states that outlive the call.
-        unsafe { ioctl!(self, DMA_QUEUE_GET_STATE, &mut arg) }?;
+        unsafe { ioctl_ptr!(self, DMA_QUEUE_GET_STATE, &mut arg) }?;
         Ok((tx, rx))
     }
 
-    /// DMA_COPY_DESCRIPTORS64 (falling back to DMA_COPY_DESCRIPTORS): writes `descs` into
-    /// the ring memory `mem` at byte `offset`.
+    /// DMA_COPY_DESCRIPTORS64 (falling back to DMA_COPY_DESCRIPTORS): writes `descs` (each
+    /// 16 bytes in memory order) into the ring memory `mem` at byte `offset`.
     pub fn dma_copy_descriptors(
         &self,
         mem: MemHandle,
         offset: u64,
         queue_type: QueueType,
-        descs: &[Descriptor],
+        descs: &[DescBytes],
     ) -> Result<()> {
         let cmd64 = DMA_COPY_DESCRIPTORS64.name();
         let num_descs = u32_arg(cmd64, "descriptor count", descs.len() as u64)?;
@@ -160,7 +153,7 @@ impl<K: Kernel> Device<'_, K> {
                 arg.offset = offset;
                 arg.queue_type = queue_type as u32;
                 // SAFETY: `buffer` points to `num_descs` readable descriptors of `descs`.
-                unsafe { ioctl!(self, DMA_COPY_DESCRIPTORS64, &mut arg) }
+                unsafe { ioctl_ptr!(self, DMA_COPY_DESCRIPTORS64, &mut arg) }
             },
             || {
                 let cmd = DMA_COPY_DESCRIPTORS.name();
@@ -171,20 +164,20 @@ impl<K: Kernel> Device<'_, K> {
                 arg.offset = u32_arg(cmd, "offset", offset)?;
                 arg.queue_type = queue_type as u32;
                 // SAFETY: as above.
-                unsafe { ioctl!(self, DMA_COPY_DESCRIPTORS, &mut arg) }
+                unsafe { ioctl_ptr!(self, DMA_COPY_DESCRIPTORS, &mut arg) }
             },
         )
     }
 
-    /// DMA_DESCRIPTOR_COPYOUT: reads `out.len()` descriptors of a queue's ring, starting at
-    /// `start_index`.
+    /// DMA_DESCRIPTOR_COPYOUT: reads `out.len()` descriptors (16 bytes each, memory order) of
+    /// a queue's ring, starting at `start_index`.
     pub fn dma_descriptor_copyout(
         &self,
         eng_id: u32,
         qid: u32,
         queue_type: QueueType,
         start_index: u32,
-        out: &mut [Descriptor],
+        out: &mut [DescBytes],
     ) -> Result<()> {
         let cmd = DMA_DESCRIPTOR_COPYOUT.name();
         let mut arg = DmaDescriptorCopyout::new_zeroed();
@@ -195,6 +188,6 @@ impl<K: Kernel> Device<'_, K> {
         arg.count = u32_arg(cmd, "count", out.len() as u64)?;
         arg.buffer = UserPtr::output_slice(out).cast();
         // SAFETY: `buffer` points to `count` writable descriptors of `out`.
-        unsafe { ioctl!(self, DMA_DESCRIPTOR_COPYOUT, &mut arg) }
+        unsafe { ioctl_ptr!(self, DMA_DESCRIPTOR_COPYOUT, &mut arg) }
     }
 }

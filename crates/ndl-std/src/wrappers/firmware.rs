@@ -4,13 +4,11 @@
 use zerocopy::FromZeros;
 
 use crate::error::Result;
-use crate::gateway::{Device, ioctl};
-use crate::ioctl_codes::{METRICS_CTRL, POST_METRIC, POWER_PROFILE, THROTTLING_NOTIFICATIONS};
-use crate::ioctl_structs::{
-    MetricsCtrl, PostMetric, PowerProfile, ThrottlingNotifications, UserPtr,
-};
+use crate::gateway::{Device, ioctl, ioctl_ptr};
 use crate::kernel::Kernel;
 use crate::wrappers::types::u32_arg;
+use ndl_abi::{METRICS_CTRL, POST_METRIC, POWER_PROFILE, THROTTLING_NOTIFICATIONS};
+use ndl_abi::{MetricsCtrl, PostMetric, PowerProfile, ThrottlingNotifications, UserPtr};
 
 impl<K: Kernel> Device<'_, K> {
     /// POST_METRIC: posts `data` (its bytes, `data_size` = 4 x words) to the firmware.
@@ -20,14 +18,13 @@ impl<K: Kernel> Device<'_, K> {
         arg.data = UserPtr::input_slice(data);
         arg.data_size = u32_arg(cmd, "data bytes", size_of_val(data) as u64)?;
         // SAFETY: `data` points to `data_size` readable bytes of the borrowed slice.
-        unsafe { ioctl!(self, POST_METRIC, &mut arg) }
+        unsafe { ioctl_ptr!(self, POST_METRIC, &mut arg) }
     }
 
     /// METRICS_CTRL: sets the metric posting mode.
     pub fn metrics_ctrl(&self, mode: u32) -> Result<()> {
         let mut arg = MetricsCtrl { mode };
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, METRICS_CTRL, &mut arg) }
+        ioctl!(self, METRICS_CTRL, &mut arg)
     }
 
     /// POWER_PROFILE: `ctrl` 0 sets `profile` (the only control the driver supports; others
@@ -39,8 +36,7 @@ impl<K: Kernel> Device<'_, K> {
         arg.sz = size_of::<PowerProfile>() as u16; // 8
         arg.ctrl = ctrl;
         arg.profile = profile;
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, POWER_PROFILE, &mut arg) }
+        ioctl!(self, POWER_PROFILE, &mut arg)
     }
 
     /// THROTTLING_NOTIFICATIONS (2.26.5.0): `true` asks the firmware for throttling
@@ -49,7 +45,6 @@ impl<K: Kernel> Device<'_, K> {
         let mut arg = ThrottlingNotifications {
             enable: u32::from(enable),
         };
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, THROTTLING_NOTIFICATIONS, &mut arg) }
+        ioctl!(self, THROTTLING_NOTIFICATIONS, &mut arg)
     }
 }

@@ -5,9 +5,9 @@ use zerocopy::FromZeros;
 
 use crate::error::Result;
 use crate::gateway::{Device, ioctl};
-use crate::ioctl_codes::{H2T_DMA_ALLOC_QUEUES, H2T_DMA_FREE_QUEUES};
-use crate::ioctl_structs::{H2tDmaAllocQueues, H2tDmaFreeQueues};
 use crate::kernel::Kernel;
+use ndl_abi::{H2T_DMA_ALLOC_QUEUES, H2T_DMA_FREE_QUEUES};
+use ndl_abi::{H2tDmaAllocQueues, H2tDmaFreeQueues};
 
 /// What H2T_DMA_ALLOC_QUEUES handed out: one bit per queue id of the core's H2T engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -42,8 +42,7 @@ impl<K: Kernel> Device<'_, K> {
         })?;
         arg.copy_queue_cnt = copy;
         arg.service_queue_cnt = service;
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, H2T_DMA_ALLOC_QUEUES, &mut arg) }?;
+        ioctl!(self, H2T_DMA_ALLOC_QUEUES, &mut arg)?;
         Ok(H2tQueues {
             copy_bmap: arg.copy_queue_bmap,
             service_bmap: arg.service_queue_bmap,
@@ -64,7 +63,6 @@ impl<K: Kernel> Device<'_, K> {
             value: nc_id.into(),
         })?;
         arg.queue_bmap = queue_bmap;
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, H2T_DMA_FREE_QUEUES, &mut arg) }
+        ioctl!(self, H2T_DMA_FREE_QUEUES, &mut arg)
     }
 }

@@ -4,22 +4,22 @@ use zerocopy::FromZeros;
 
 use crate::compat::Family;
 use crate::error::{Error, Result};
-use crate::gateway::{Device, DeviceHandle, ioctl};
-use crate::ioctl_codes::{
+use crate::gateway::{Device, DeviceHandle, ioctl, ioctl_ptr};
+use crate::kernel::Kernel;
+use crate::mapping::Mapping;
+use crate::wrappers::types::{MemHandle, MemLocation, ResourceInfo, u32_arg};
+use ndl_abi::{
     MEM_ALLOC_V2, MEM_ALLOC_V2MT, MEM_ALLOC_V2MT64, MEM_BUF_COPY, MEM_BUF_COPY64,
     MEM_BUF_ZEROCOPY64_BATCHES, MEM_COPY, MEM_COPY64, MEM_FREE, MEM_GET_EXTENDED_INFO,
     MEM_MC_GET_INFO, MEM_MC_GET_INFO_V2, MEMSET, MEMSET64, PROGRAM_ENGINE_NC, PROGRAM_ENGINE_NC64,
     RESOURCE_MMAP_INFO,
 };
-use crate::ioctl_structs::{
+use ndl_abi::{
     MemAllocV2, MemAllocV2MemType, MemAllocV2MemType64, MemBufCopy, MemBufCopy64,
     MemBufCopy64zcBatches, MemCopy, MemCopy64, MemFree, MemGetExtendedInfo, MemGetMcMmapInfo,
     MemGetMcMmapInfoV2, MemcpyBatch, Memset, Memset64, ProgramEngineNc, ProgramEngineNc64,
     ResourceMmapInfo, TensorBatchOp, UserPtr,
 };
-use crate::kernel::Kernel;
-use crate::mapping::Mapping;
-use crate::wrappers::types::{MemHandle, MemLocation, ResourceInfo, u32_arg};
 
 /// One piece of a host-to-device batch copy: `data` goes to `offset` past the batch's base.
 #[derive(Clone, Copy, Debug)]
@@ -130,7 +130,7 @@ impl<K: Kernel> Device<'_, K> {
                 arg.mem_type = mem_type;
                 arg.mem_handle = UserPtr::output(&mut handle);
                 // SAFETY: `mem_handle` points to `handle`, writable for the call.
-                unsafe { ioctl!(self, MEM_ALLOC_V2MT64, &mut arg) }?;
+                unsafe { ioctl_ptr!(self, MEM_ALLOC_V2MT64, &mut arg) }?;
                 Ok(MemHandle(handle))
             },
             || {
@@ -147,7 +147,7 @@ impl<K: Kernel> Device<'_, K> {
                 arg.mem_type = mem_type;
                 arg.mem_handle = UserPtr::output(&mut handle);
                 // SAFETY: as above.
-                unsafe { ioctl!(self, MEM_ALLOC_V2MT, &mut arg) }?;
+                unsafe { ioctl_ptr!(self, MEM_ALLOC_V2MT, &mut arg) }?;
                 Ok(MemHandle(handle))
             },
         )
@@ -173,15 +173,14 @@ impl<K: Kernel> Device<'_, K> {
             mem_handle: UserPtr::output(&mut handle),
         };
         // SAFETY: `mem_handle` points to `handle`, writable for the call.
-        unsafe { ioctl!(self, MEM_ALLOC_V2, &mut arg) }?;
+        unsafe { ioctl_ptr!(self, MEM_ALLOC_V2, &mut arg) }?;
         Ok(MemHandle(handle))
     }
 
     /// MEM_FREE.
     pub fn mem_free(&self, mem: MemHandle) -> Result<()> {
         let mut arg = MemFree { mem_handle: mem.0 };
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, MEM_FREE, &mut arg) }
+        ioctl!(self, MEM_FREE, &mut arg)
     }
 
     /// MEM_GET_EXTENDED_INFO: location, mmap cookie, physical address, owner and size of an
@@ -194,8 +193,7 @@ impl<K: Kernel> Device<'_, K> {
         let mut arg = MemGetExtendedInfo::new_zeroed();
         arg.mem_handle = mem.0;
         arg.version = version;
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, MEM_GET_EXTENDED_INFO, &mut arg) }?;
+        ioctl!(self, MEM_GET_EXTENDED_INFO, &mut arg)?;
         Ok(arg)
     }
 
@@ -207,8 +205,7 @@ impl<K: Kernel> Device<'_, K> {
             || {
                 let mut arg = MemGetMcMmapInfoV2::new_zeroed();
                 arg.pa = pa;
-                // SAFETY: no user addresses.
-                unsafe { ioctl!(self, MEM_MC_GET_INFO_V2, &mut arg) }?;
+                ioctl!(self, MEM_MC_GET_INFO_V2, &mut arg)?;
                 Ok(McInfo {
                     mmap_offset: arg.mmap_offset,
                     size: arg.size,
@@ -218,8 +215,7 @@ impl<K: Kernel> Device<'_, K> {
             || {
                 let mut arg = MemGetMcMmapInfo::new_zeroed();
                 arg.pa = pa;
-                // SAFETY: no user addresses.
-                unsafe { ioctl!(self, MEM_MC_GET_INFO, &mut arg) }?;
+                ioctl!(self, MEM_MC_GET_INFO, &mut arg)?;
                 Ok(McInfo {
                     mmap_offset: arg.mmap_offset,
                     size: arg.size,
@@ -240,8 +236,7 @@ impl<K: Kernel> Device<'_, K> {
         arg.block = block;
         arg.block_id = block_id;
         arg.resource = resource;
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, RESOURCE_MMAP_INFO, &mut arg) }?;
+        ioctl!(self, RESOURCE_MMAP_INFO, &mut arg)?;
         Ok(ResourceInfo {
             offset: arg.offset,
             size: arg.size,
@@ -263,7 +258,7 @@ impl<K: Kernel> Device<'_, K> {
                 arg.size = size;
                 arg.offset = offset;
                 // SAFETY: `buffer` points to `size` readable bytes of `data`.
-                unsafe { ioctl!(self, PROGRAM_ENGINE_NC64, &mut arg) }
+                unsafe { ioctl_ptr!(self, PROGRAM_ENGINE_NC64, &mut arg) }
             },
             || {
                 let cmd = PROGRAM_ENGINE_NC.name();
@@ -274,7 +269,7 @@ impl<K: Kernel> Device<'_, K> {
                 arg.size = u32_arg(cmd, "size", size)?;
                 arg.offset = u32_arg(cmd, "offset", offset)?;
                 // SAFETY: as above.
-                unsafe { ioctl!(self, PROGRAM_ENGINE_NC, &mut arg) }
+                unsafe { ioctl_ptr!(self, PROGRAM_ENGINE_NC, &mut arg) }
             },
         )
     }
@@ -302,8 +297,7 @@ impl<K: Kernel> DeviceHandle<'_, K> {
                     src_offset,
                     dst_offset,
                 };
-                // SAFETY: no user addresses.
-                unsafe { ioctl!(self, MEM_COPY64, &mut arg) }
+                ioctl!(self, MEM_COPY64, &mut arg)
             },
             || {
                 let cmd = MEM_COPY.name();
@@ -313,8 +307,7 @@ impl<K: Kernel> DeviceHandle<'_, K> {
                 arg.size = u32_arg(cmd, "size", size)?;
                 arg.src_offset = u32_arg(cmd, "src_offset", src_offset)?;
                 arg.dst_offset = u32_arg(cmd, "dst_offset", dst_offset)?;
-                // SAFETY: no user addresses.
-                unsafe { ioctl!(self, MEM_COPY, &mut arg) }
+                ioctl!(self, MEM_COPY, &mut arg)
             },
         )
     }
@@ -339,7 +332,7 @@ impl<K: Kernel> DeviceHandle<'_, K> {
                 arg.copy_to_mem_handle = copy_to_mem_handle;
                 // SAFETY: the caller passed `buffer` valid for `size` bytes in the direction
                 // `to_device` says (read when true, written when false).
-                unsafe { ioctl!(self, MEM_BUF_COPY64, &mut arg) }
+                unsafe { ioctl_ptr!(self, MEM_BUF_COPY64, &mut arg) }
             },
             || {
                 let cmd = MEM_BUF_COPY.name();
@@ -350,7 +343,7 @@ impl<K: Kernel> DeviceHandle<'_, K> {
                 arg.offset = u32_arg(cmd, "offset", offset)?;
                 arg.copy_to_mem_handle = copy_to_mem_handle;
                 // SAFETY: as above.
-                unsafe { ioctl!(self, MEM_BUF_COPY, &mut arg) }
+                unsafe { ioctl_ptr!(self, MEM_BUF_COPY, &mut arg) }
             },
         )
     }
@@ -441,7 +434,7 @@ impl<K: Kernel> DeviceHandle<'_, K> {
         // SAFETY: `batches_ptr` points to `entries`, whose `ops_ptr`s point to the op arrays
         // in `batches`, whose buffers were borrowed shared (to device: read) or exclusively
         // (from device: written) by the callers above; all alive across the call.
-        unsafe { ioctl!(self, MEM_BUF_ZEROCOPY64_BATCHES, &mut arg) }
+        unsafe { ioctl_ptr!(self, MEM_BUF_ZEROCOPY64_BATCHES, &mut arg) }
     }
 
     /// MEMSET64 (falling back to MEMSET): fills `size` bytes at `offset` with `value`.
@@ -454,8 +447,7 @@ impl<K: Kernel> DeviceHandle<'_, K> {
                 arg.offset = offset;
                 arg.value = value;
                 arg.size = size;
-                // SAFETY: no user addresses.
-                unsafe { ioctl!(self, MEMSET64, &mut arg) }
+                ioctl!(self, MEMSET64, &mut arg)
             },
             || {
                 let mut arg = Memset {
@@ -464,8 +456,7 @@ impl<K: Kernel> DeviceHandle<'_, K> {
                     value,
                     size: u32_arg(MEMSET.name(), "size", size)?,
                 };
-                // SAFETY: no user addresses.
-                unsafe { ioctl!(self, MEMSET, &mut arg) }
+                ioctl!(self, MEMSET, &mut arg)
             },
         )
     }

@@ -4,13 +4,13 @@
 use zerocopy::FromZeros;
 
 use crate::error::{Error, Result};
-use crate::gateway::{Device, ioctl};
-use crate::ioctl_codes::{DUMP_MEM_CHUNKS, MEM_ALLOC, MEM_GET_INFO, MEM_GET_PA, PROGRAM_ENGINE};
-use crate::ioctl_structs::{
-    DumpMemChunks, MemAlloc, MemChunkInfo, MemGetInfo, MemGetPa, ProgramEngine, UserPtr,
-};
+use crate::gateway::{Device, ioctl_ptr};
 use crate::kernel::{Errno, Kernel};
 use crate::wrappers::types::{MemHandle, MemLocation, u32_arg};
+use ndl_abi::{DUMP_MEM_CHUNKS, MEM_ALLOC, MEM_GET_INFO, MEM_GET_PA, PROGRAM_ENGINE};
+use ndl_abi::{
+    DumpMemChunks, MemAlloc, MemChunkInfo, MemGetInfo, MemGetPa, ProgramEngine, UserPtr,
+};
 
 impl<K: Kernel> Device<'_, K> {
     /// MEM_ALLOC, the legacy (compat-mode) allocation: no alignment, no memory type; the
@@ -27,7 +27,7 @@ impl<K: Kernel> Device<'_, K> {
             mem_handle: UserPtr::output(&mut handle),
         };
         // SAFETY: `mem_handle` points to `handle`, writable for the call.
-        unsafe { ioctl!(self, MEM_ALLOC, &mut arg) }?;
+        unsafe { ioctl_ptr!(self, MEM_ALLOC, &mut arg) }?;
         Ok(MemHandle(handle))
     }
 
@@ -39,7 +39,7 @@ impl<K: Kernel> Device<'_, K> {
             pa: UserPtr::output(&mut pa),
         };
         // SAFETY: `pa` points to a writable u64 that outlives the call.
-        unsafe { ioctl!(self, MEM_GET_PA, &mut arg) }?;
+        unsafe { ioctl_ptr!(self, MEM_GET_PA, &mut arg) }?;
         Ok(pa)
     }
 
@@ -52,7 +52,7 @@ impl<K: Kernel> Device<'_, K> {
             pa: UserPtr::output(&mut pa),
         };
         // SAFETY: both pointers name writable u64s that outlive the call.
-        unsafe { ioctl!(self, MEM_GET_INFO, &mut arg) }?;
+        unsafe { ioctl_ptr!(self, MEM_GET_INFO, &mut arg) }?;
         Ok((mmap_offset, pa))
     }
 
@@ -67,7 +67,7 @@ impl<K: Kernel> Device<'_, K> {
             offset: u32_arg(cmd, "offset", offset)?,
         };
         // SAFETY: `buffer` points to `size` readable bytes of `data`.
-        unsafe { ioctl!(self, PROGRAM_ENGINE, &mut arg) }
+        unsafe { ioctl_ptr!(self, PROGRAM_ENGINE, &mut arg) }
     }
 
     /// DUMP_MEM_CHUNKS: fills `out` with the allocator's chunks of HBM `hbm_index`; returns
@@ -80,7 +80,7 @@ impl<K: Kernel> Device<'_, K> {
         arg.num_entries_in = u32_arg(cmd, "num_entries_in", out.len() as u64)?;
         arg.data = UserPtr::output_slice(out);
         // SAFETY: `data` points to `num_entries_in` writable records of `out`.
-        match unsafe { ioctl!(self, DUMP_MEM_CHUNKS, &mut arg) } {
+        match unsafe { ioctl_ptr!(self, DUMP_MEM_CHUNKS, &mut arg) } {
             Ok(()) => Ok((arg.num_entries_out as usize).min(out.len())),
             Err(Error::Ioctl {
                 errno: Errno::AGAIN,

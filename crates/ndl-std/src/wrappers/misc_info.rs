@@ -3,20 +3,21 @@
 use zerocopy::FromZeros;
 
 use crate::error::{Error, Result};
-use crate::gateway::{Misc, ioctl};
-use crate::ioctl_codes::{
+use crate::gateway::{Misc, ioctl, ioctl_ptr};
+use crate::kernel::{Kernel, RawFd};
+use crate::wrappers::types::NcRangeMark;
+use ndl_abi::limits::{NC_MAP_MAX_ENTRIES, PRINTK_MAX};
+use ndl_abi::{
     COMPATIBLE_VERSION, CRWL_NC_RANGE_MARK, CRWL_NC_RANGE_MARK_EXT0, CRWL_NC_RANGE_UNMARK,
     CRWL_NC_RANGE_UNMARK_EXT0, DEVICE_BASIC_INFO, DEVICE_BDF_EXT, DMABUF_FD, DRIVER_INFO_GET,
     DRIVER_INFO_SET, GET_LOGICAL_TO_PHYSICAL_NC_MAP, GET_VA_PLACEMENT, HOST_DEVICE_ID_TO_RID_MAP,
     NC_PID_STATE_DUMP, PRINTK,
 };
-use crate::ioctl_structs::{
+use ndl_abi::{
     CompatibleVersion, CrwlNcMap, CrwlNcMapExt, DeviceBasicInfo, DeviceBdfExt, DeviceDriverInfo,
     DmabufFd, GetLogicalToPhysicalNcMap, GetVaPlacement, HostDeviceIdToRidMap, NcMapEntry,
     NcPidStateDump, Printk, UserPtr,
 };
-use crate::kernel::{Kernel, RawFd};
-use crate::wrappers::types::NcRangeMark;
 
 /// GET_VA_PLACEMENT's answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,25 +28,18 @@ pub struct VaPlacement {
     pub hbm_index: u32,
 }
 
-/// PRINTK's limit, terminating NUL included.
-pub const PRINTK_MAX: usize = 512;
-/// GET_LOGICAL_TO_PHYSICAL_NC_MAP's limit on `max_map_entries`.
-pub const NC_MAP_MAX_ENTRIES: u32 = 128;
-
 impl<K: Kernel> Misc<'_, K> {
     /// COMPATIBLE_VERSION: the `(min, max)` runtime interface versions the driver accepts.
     pub fn compatible_version(&self) -> Result<(u32, u32)> {
         let mut arg = CompatibleVersion::new_zeroed();
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, COMPATIBLE_VERSION, &mut arg) }?;
+        ioctl!(self, COMPATIBLE_VERSION, &mut arg)?;
         Ok((arg.min, arg.max))
     }
 
     /// DEVICE_BASIC_INFO: architecture and revision of the device behind the misc fd.
     pub fn device_basic_info(&self) -> Result<DeviceBasicInfo> {
         let mut arg = DeviceBasicInfo::new_zeroed();
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, DEVICE_BASIC_INFO, &mut arg) }?;
+        ioctl!(self, DEVICE_BASIC_INFO, &mut arg)?;
         Ok(arg)
     }
 
@@ -54,31 +48,27 @@ impl<K: Kernel> Misc<'_, K> {
     pub fn device_bdf_ext(&self, nd_index: u32) -> Result<DeviceBdfExt> {
         let mut arg = DeviceBdfExt::new_zeroed();
         arg.nd_index = nd_index;
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, DEVICE_BDF_EXT, &mut arg) }?;
+        ioctl!(self, DEVICE_BDF_EXT, &mut arg)?;
         Ok(arg)
     }
 
     /// DRIVER_INFO_GET: driver architecture, revision, version and feature flags.
     pub fn driver_info_get(&self) -> Result<DeviceDriverInfo> {
         let mut arg = DeviceDriverInfo::new_zeroed();
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, DRIVER_INFO_GET, &mut arg) }?;
+        ioctl!(self, DRIVER_INFO_GET, &mut arg)?;
         Ok(arg)
     }
 
     /// DRIVER_INFO_SET: the driver refuses it (ENOTSUPP); wrapped for completeness.
     pub fn driver_info_set(&self, info: &DeviceDriverInfo) -> Result<()> {
         let mut arg = *info;
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, DRIVER_INFO_SET, &mut arg) }
+        ioctl!(self, DRIVER_INFO_SET, &mut arg)
     }
 
     /// HOST_DEVICE_ID_TO_RID_MAP: the routing id of every host device id, in order.
     pub fn host_device_id_to_rid_map(&self) -> Result<Vec<u32>> {
         let mut arg = HostDeviceIdToRidMap::new_zeroed();
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, HOST_DEVICE_ID_TO_RID_MAP, &mut arg) }?;
+        ioctl!(self, HOST_DEVICE_ID_TO_RID_MAP, &mut arg)?;
         let cmd = HOST_DEVICE_ID_TO_RID_MAP.name();
         let map = usize::try_from(arg.count)
             .ok()
@@ -114,7 +104,7 @@ impl<K: Kernel> Misc<'_, K> {
         arg.max_map_entries = max_entries;
         // SAFETY: `map` points to `buf`, writable for the header plus `max_entries` entries,
         // and `buf` outlives the call.
-        unsafe { ioctl!(self, GET_LOGICAL_TO_PHYSICAL_NC_MAP, &mut arg) }?;
+        unsafe { ioctl_ptr!(self, GET_LOGICAL_TO_PHYSICAL_NC_MAP, &mut arg) }?;
         let n = buf.first().copied().unwrap_or(0);
         if n > max_entries {
             return Err(Error::OutOfRange {
@@ -153,7 +143,7 @@ impl<K: Kernel> Misc<'_, K> {
         arg.size = text.len() as u32; // <= 512 checked above
         arg.action = action;
         // SAFETY: `buffer` points to `size` readable bytes of `text`, alive across the call.
-        unsafe { ioctl!(self, PRINTK, &mut arg) }
+        unsafe { ioctl_ptr!(self, PRINTK, &mut arg) }
     }
 
     /// DMABUF_FD: exports `size` bytes of device memory mapped at user address `va` as a
@@ -165,7 +155,7 @@ impl<K: Kernel> Misc<'_, K> {
         arg.size = size;
         arg.fd = UserPtr::output(&mut fd);
         // SAFETY: `fd` is writable for the call; `va` is only an address the driver checks.
-        unsafe { ioctl!(self, DMABUF_FD, &mut arg) }?;
+        unsafe { ioctl_ptr!(self, DMABUF_FD, &mut arg) }?;
         Ok(fd)
     }
 
@@ -185,8 +175,7 @@ impl<K: Kernel> Misc<'_, K> {
             filter_log_owner,
             log_dump_limit,
         };
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, NC_PID_STATE_DUMP, &mut arg) }
+        ioctl!(self, NC_PID_STATE_DUMP, &mut arg)
     }
 
     /// GET_VA_PLACEMENT (2.26.5.0): which device and HBM channel hold the device-memory
@@ -196,7 +185,7 @@ impl<K: Kernel> Misc<'_, K> {
         let mut arg = GetVaPlacement::new_zeroed();
         arg.va = va;
         // SAFETY: no user addresses the driver accesses.
-        unsafe { ioctl!(self, GET_VA_PLACEMENT, &mut arg) }?;
+        unsafe { ioctl_ptr!(self, GET_VA_PLACEMENT, &mut arg) }?;
         let cmd = GET_VA_PLACEMENT.name();
         let index = |what, v: i32| {
             u32::try_from(v).map_err(|_| Error::OutOfRange {
@@ -218,8 +207,7 @@ impl<K: Kernel> Misc<'_, K> {
         arg.nc_count = nc_count;
         arg.start_nc_index = start;
         arg.end_nc_index = end;
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, CRWL_NC_RANGE_MARK, &mut arg) }?;
+        ioctl!(self, CRWL_NC_RANGE_MARK, &mut arg)?;
         let mut bitmap = [0; 8];
         bitmap[0] = arg.bitmap;
         Ok(NcRangeMark {
@@ -239,8 +227,7 @@ impl<K: Kernel> Misc<'_, K> {
         arg.nc_count = nc_count;
         arg.start_nc_index = start;
         arg.end_nc_index = end;
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, CRWL_NC_RANGE_MARK_EXT0, &mut arg) }?;
+        ioctl!(self, CRWL_NC_RANGE_MARK_EXT0, &mut arg)?;
         Ok(NcRangeMark {
             max_nc_available: arg.max_nc_available,
             bitmap: arg.bitmap,
@@ -252,8 +239,7 @@ impl<K: Kernel> Misc<'_, K> {
         let mut arg = CrwlNcMap::new_zeroed();
         arg.bitmap = bitmap;
         arg.nc_count = bitmap.count_ones();
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, CRWL_NC_RANGE_UNMARK, &mut arg) }
+        ioctl!(self, CRWL_NC_RANGE_UNMARK, &mut arg)
     }
 
     /// CRWL_NC_RANGE_UNMARK_EXT0: releases the cores in a 512-core `bitmap`.
@@ -261,7 +247,6 @@ impl<K: Kernel> Misc<'_, K> {
         let mut arg = CrwlNcMapExt::new_zeroed();
         arg.bitmap = *bitmap;
         arg.nc_count = bitmap.iter().map(|w| w.count_ones()).sum();
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, CRWL_NC_RANGE_UNMARK_EXT0, &mut arg) }
+        ioctl!(self, CRWL_NC_RANGE_UNMARK_EXT0, &mut arg)
     }
 }

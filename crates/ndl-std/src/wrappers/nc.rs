@@ -5,20 +5,20 @@ use crate::error::Result;
 use crate::gateway::{Device, ioctl};
 use zerocopy::FromZeros;
 
-use crate::ioctl_codes::{
+use crate::kernel::Kernel;
+use crate::wrappers::types::MemHandle;
+use ndl_abi::{
     CINIT_SET_STATE, CRWL_READER_ENTER, CRWL_READER_EXIT, CRWL_WRITER_DOWNGRADE, CRWL_WRITER_ENTER,
     EVENT_GET, EVENT_SET, HBM_SCRUB_START, HBM_SCRUB_WAIT, NC_MODEL_STARTED_COUNT, NC_RESET,
     NC_RESET_READY, NOTIFICATIONS_DESTROY_V1, NOTIFICATIONS_INIT_V1, NOTIFICATIONS_INIT_V2,
     NOTIFICATIONS_INIT_WITH_REALLOC_V2, NOTIFICATIONS_QUEUE_INFO, Request, SEMAPHORE_DECREMENT,
     SEMAPHORE_INCREMENT, SEMAPHORE_READ, SEMAPHORE_WRITE,
 };
-use crate::ioctl_structs::{
+use ndl_abi::{
     CinitSet, Crwl, DeviceReady, DeviceReset, Event, HbmScrubStart, HbmScrubWait,
     NcModelStartedCount, NotificationsDestroy, NotificationsInitV1, NotificationsInitV2,
     NotificationsInitWithReallocV2, NotificationsQueueInfo, Semaphore, Uuid,
 };
-use crate::kernel::Kernel;
-use crate::wrappers::types::MemHandle;
 
 impl<K: Kernel> Device<'_, K> {
     fn semaphore<const REQ: u32>(
@@ -33,8 +33,7 @@ impl<K: Kernel> Device<'_, K> {
             semaphore_index: index,
             value,
         };
-        // SAFETY: no user addresses.
-        unsafe { self.call::<REQ, _>(req, &mut arg) }?;
+        self.call_in_place::<REQ, _>(req, &mut arg)?;
         Ok(arg.value)
     }
 
@@ -68,8 +67,7 @@ impl<K: Kernel> Device<'_, K> {
             event_index: index,
             value,
         };
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, EVENT_SET, &mut arg) }
+        ioctl!(self, EVENT_SET, &mut arg)
     }
 
     /// EVENT_GET: the event's value.
@@ -79,8 +77,7 @@ impl<K: Kernel> Device<'_, K> {
             event_index: index,
             value: 0,
         };
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, EVENT_GET, &mut arg) }?;
+        ioctl!(self, EVENT_GET, &mut arg)?;
         Ok(arg.value)
     }
 
@@ -88,8 +85,7 @@ impl<K: Kernel> Device<'_, K> {
     /// its `(mmap cookie, memory handle)`.
     pub fn notifications_init(&self, init: &NotificationsInitV2) -> Result<(u64, MemHandle)> {
         let mut arg = *init;
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, NOTIFICATIONS_INIT_V2, &mut arg) }?;
+        ioctl!(self, NOTIFICATIONS_INIT_V2, &mut arg)?;
         Ok((arg.mmap_offset, MemHandle(arg.mem_handle)))
     }
 
@@ -100,8 +96,7 @@ impl<K: Kernel> Device<'_, K> {
         init: &NotificationsInitWithReallocV2,
     ) -> Result<(u64, MemHandle)> {
         let mut arg = *init;
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, NOTIFICATIONS_INIT_WITH_REALLOC_V2, &mut arg) }?;
+        ioctl!(self, NOTIFICATIONS_INIT_WITH_REALLOC_V2, &mut arg)?;
         Ok((arg.mmap_offset, MemHandle(arg.mem_handle)))
     }
 
@@ -122,16 +117,14 @@ impl<K: Kernel> Device<'_, K> {
             size,
             mmap_offset: 0,
         };
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, NOTIFICATIONS_INIT_V1, &mut arg) }?;
+        ioctl!(self, NOTIFICATIONS_INIT_V1, &mut arg)?;
         Ok(arg.mmap_offset)
     }
 
     /// NOTIFICATIONS_DESTROY_V1: the driver's no-op (queues go with their process).
     pub fn notifications_destroy_v1(&self, mmap_offset: u64) -> Result<()> {
         let mut arg = NotificationsDestroy { mmap_offset };
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, NOTIFICATIONS_DESTROY_V1, &mut arg) }
+        ioctl!(self, NOTIFICATIONS_DESTROY_V1, &mut arg)
     }
 
     /// NOTIFICATIONS_QUEUE_INFO: `(head, phase_bit)` of a queue. The driver's handler is a
@@ -148,8 +141,7 @@ impl<K: Kernel> Device<'_, K> {
         arg.nq_dev_type = nq_dev_type;
         arg.nq_type = nq_type;
         arg.engine_index = engine_index;
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, NOTIFICATIONS_QUEUE_INFO, &mut arg) }?;
+        ioctl!(self, NOTIFICATIONS_QUEUE_INFO, &mut arg)?;
         Ok((arg.head, arg.phase_bit))
     }
 
@@ -161,8 +153,7 @@ impl<K: Kernel> Device<'_, K> {
             state,
             new_state: 0,
         };
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, CINIT_SET_STATE, &mut arg) }?;
+        ioctl!(self, CINIT_SET_STATE, &mut arg)?;
         Ok(arg.new_state)
     }
 
@@ -170,8 +161,7 @@ impl<K: Kernel> Device<'_, K> {
     pub fn nc_model_started_count(&self, nc_id: u32) -> Result<u64> {
         let mut arg = NcModelStartedCount::new_zeroed();
         arg.nc_id = nc_id;
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, NC_MODEL_STARTED_COUNT, &mut arg) }?;
+        ioctl!(self, NC_MODEL_STARTED_COUNT, &mut arg)?;
         Ok(arg.started_count)
     }
 
@@ -181,8 +171,7 @@ impl<K: Kernel> Device<'_, K> {
             nc_map,
             request_id: 0,
         };
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, NC_RESET, &mut arg) }?;
+        ioctl!(self, NC_RESET, &mut arg)?;
         Ok(arg.request_id)
     }
 
@@ -192,8 +181,7 @@ impl<K: Kernel> Device<'_, K> {
             request_id,
             result: 0,
         };
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, NC_RESET_READY, &mut arg) }?;
+        ioctl!(self, NC_RESET_READY, &mut arg)?;
         Ok(arg.result)
     }
 
@@ -211,15 +199,13 @@ impl<K: Kernel> Device<'_, K> {
             axi_port,
             init_val,
         };
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, HBM_SCRUB_START, &mut arg) }
+        ioctl!(self, HBM_SCRUB_START, &mut arg)
     }
 
     /// HBM_SCRUB_WAIT: waits for the scrub started on `hbm_index`.
     pub fn hbm_scrub_wait(&self, nc_id: u32, hbm_index: u32) -> Result<()> {
         let mut arg = HbmScrubWait { nc_id, hbm_index };
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, HBM_SCRUB_WAIT, &mut arg) }
+        ioctl!(self, HBM_SCRUB_WAIT, &mut arg)
     }
 
     fn crwl<const REQ: u32>(&self, req: &Request<Crwl>, nc_id: u32, uuid: &[u8; 32]) -> Result<()> {
@@ -227,8 +213,7 @@ impl<K: Kernel> Device<'_, K> {
             nc_id,
             uuid: Uuid { value: *uuid },
         };
-        // SAFETY: no user addresses.
-        unsafe { self.call::<REQ, _>(req, &mut arg) }
+        self.call_in_place::<REQ, _>(req, &mut arg)
     }
 
     /// CRWL_READER_ENTER: takes core `nc_id`'s lock shared, for model `uuid`.

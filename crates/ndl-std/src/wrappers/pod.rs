@@ -5,9 +5,9 @@ use zerocopy::FromZeros;
 use crate::compat::Family;
 use crate::error::Result;
 use crate::gateway::{Misc, ioctl};
-use crate::ioctl_codes::{POD_CTRL, POD_CTRL_V2, POD_INFO, POD_STATUS, POD_STATUS_V2};
-use crate::ioctl_structs::{PodCtrl, PodCtrlV2, PodInfo, PodStatus, PodStatusV2};
 use crate::kernel::Kernel;
+use ndl_abi::{POD_CTRL, POD_CTRL_V2, POD_INFO, POD_STATUS, POD_STATUS_V2};
+use ndl_abi::{PodCtrl, PodCtrlV2, PodInfo, PodStatus, PodStatusV2};
 
 /// The driver checks the `sz` field against the struct it expects.
 const fn sz<T>() -> u16 {
@@ -38,8 +38,7 @@ impl<K: Kernel> Misc<'_, K> {
     pub fn pod_info(&self) -> Result<PodInfo> {
         let mut arg = PodInfo::new_zeroed();
         arg.sz = sz::<PodInfo>();
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, POD_INFO, &mut arg) }?;
+        ioctl!(self, POD_INFO, &mut arg)?;
         Ok(arg)
     }
 
@@ -50,8 +49,7 @@ impl<K: Kernel> Misc<'_, K> {
             || {
                 let mut arg = PodStatusV2::new_zeroed();
                 arg.v1.sz = sz::<PodStatusV2>();
-                // SAFETY: no user addresses.
-                unsafe { ioctl!(self, POD_STATUS_V2, &mut arg) }?;
+                ioctl!(self, POD_STATUS_V2, &mut arg)?;
                 let modes = PodModes {
                     mode: arg.mode,
                     supported: arg.modes_supported,
@@ -64,8 +62,7 @@ impl<K: Kernel> Misc<'_, K> {
             || {
                 let mut arg = PodStatus::new_zeroed();
                 arg.sz = sz::<PodStatus>();
-                // SAFETY: no user addresses.
-                unsafe { ioctl!(self, POD_STATUS, &mut arg) }?;
+                ioctl!(self, POD_STATUS, &mut arg)?;
                 Ok(PodStatusInfo {
                     status: arg,
                     modes: None,
@@ -80,8 +77,7 @@ impl<K: Kernel> Misc<'_, K> {
         arg.sz = sz::<PodCtrl>();
         arg.ctrl = ctrl;
         arg.timeout = timeout;
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, POD_CTRL, &mut arg) }?;
+        ioctl!(self, POD_CTRL, &mut arg)?;
         Ok(arg.state)
     }
 
@@ -92,8 +88,7 @@ impl<K: Kernel> Misc<'_, K> {
         arg.v1.ctrl = ctrl;
         arg.v1.timeout = timeout;
         arg.mode = mode;
-        // SAFETY: no user addresses.
-        unsafe { ioctl!(self, POD_CTRL_V2, &mut arg) }?;
+        ioctl!(self, POD_CTRL_V2, &mut arg)?;
         Ok(arg.v1.state)
     }
 }

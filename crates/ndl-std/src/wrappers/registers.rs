@@ -8,11 +8,11 @@
 use zerocopy::FromZeros;
 
 use crate::error::{Error, Result};
-use crate::gateway::{Device, ioctl};
-use crate::ioctl_codes::{BAR_READ, BAR_WRITE, READ_HW_COUNTERS};
-use crate::ioctl_structs::{BarRw, ReadHwCounters, UserPtr};
+use crate::gateway::{Device, ioctl_ptr};
 use crate::kernel::Kernel;
 use crate::wrappers::types::u32_arg;
+use ndl_abi::{BAR_READ, BAR_WRITE, READ_HW_COUNTERS};
+use ndl_abi::{BarRw, ReadHwCounters, UserPtr};
 
 /// The slices of a register access: as many data words as addresses, and the count fits.
 fn same_len(cmd: &'static str, addresses: usize, data: usize) -> Result<u32> {
@@ -38,7 +38,7 @@ impl<K: Kernel> Device<'_, K> {
         arg.count = count;
         // SAFETY: `address` points to `count` readable words of `addresses`, `data` to
         // `count` writable words of `data`; both borrowed across the call.
-        unsafe { ioctl!(self, BAR_READ, &mut arg) }
+        unsafe { ioctl_ptr!(self, BAR_READ, &mut arg) }
     }
 
     /// BAR_WRITE: writes `data[i]` to `addresses[i]` of BAR `bar` (0 only); the driver stops
@@ -52,7 +52,7 @@ impl<K: Kernel> Device<'_, K> {
         arg.count = count;
         // SAFETY: both pointers name `count` readable words of borrowed slices; the driver
         // only reads `data` for BAR_WRITE.
-        unsafe { ioctl!(self, BAR_WRITE, &mut arg) }
+        unsafe { ioctl_ptr!(self, BAR_WRITE, &mut arg) }
     }
 
     /// READ_HW_COUNTERS: reads one 32-bit counter per address into `data`.
@@ -63,6 +63,6 @@ impl<K: Kernel> Device<'_, K> {
         arg.data = UserPtr::output_slice(data);
         arg.count = count;
         // SAFETY: as in `bar_read`.
-        unsafe { ioctl!(self, READ_HW_COUNTERS, &mut arg) }
+        unsafe { ioctl_ptr!(self, READ_HW_COUNTERS, &mut arg) }
     }
 }

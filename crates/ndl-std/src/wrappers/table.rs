@@ -9,9 +9,10 @@
 //! (compat-mode) or `_to`/`_from` (direction) suffix, begins the command's lower-case name.
 
 use crate::gateway::{Device, DeviceHandle, Misc};
-#[allow(clippy::wildcard_imports)]
-use crate::ioctl_codes::*;
 use crate::real_kernel::RealKernel;
+use ndl_abi::v2_27_4_0;
+#[allow(clippy::wildcard_imports)]
+use ndl_abi::*;
 
 /// The three gateways of the seed (§1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -36,7 +37,7 @@ pub struct Wrapper {
 }
 
 macro_rules! wrappers {
-    ($($gate:ident :: $name:ident => [$($cmd:ident),+ $(,)?];)*) => {
+    ($($gate:ident :: $name:ident => [$($cmd:path),+ $(,)?];)*) => {
         /// Every wrapper, by gateway.
         pub const WRAPPERS: &[Wrapper] = &[$(
             Wrapper {
@@ -121,6 +122,9 @@ wrappers! {
     Device::power_profile => [POWER_PROFILE];
     Device::metrics_ctrl => [METRICS_CTRL];
     Device::throttling_notifications => [THROTTLING_NOTIFICATIONS];
+    Device::get_performance_profile => [v2_27_4_0::GET_PERFORMANCE_PROFILE];
+    Device::available_perf_profiles => [v2_27_4_0::AVAILABLE_PERF_PROFILES];
+    Device::get_async_h2t_dma_compl_queues => [v2_27_4_0::GET_ASYNC_H2T_DMA_COMPL_QUEUES];
     DeviceHandle::mem_copy => [MEM_COPY64, MEM_COPY];
     DeviceHandle::mem_buf_copy_to => [MEM_BUF_COPY64, MEM_BUF_COPY];
     DeviceHandle::mem_buf_copy_from => [MEM_BUF_COPY64, MEM_BUF_COPY];

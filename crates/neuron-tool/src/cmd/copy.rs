@@ -1,8 +1,8 @@
-//! `neuron-tool copy`: the main job. It parses, calls `ndl-std`'s copy orchestration and
+//! `neuron-tool copy`: the main job. It parses, calls `ndl-copy`'s copy orchestration and
 //! prints; the copy itself (queue, memory, descriptors, doorbells, completion, teardown,
 //! verification) is the library's.
 //!
-//! * By default the copy takes the **driver-style path** (`ndl_std::copy::driver`): only
+//! * By default the copy takes the **driver-style path** (`ndl_copy::driver`): only
 //!   the driver's DMA ioctls, which is what runs on real hardware (`--device /dev/neuronN`)
 //!   and on the built-in model (`ndl-emu`'s emulated kernel) alike. `--delivery` picks how
 //!   descriptors reach the rings (an mmap of the process's ring memory, or
@@ -15,10 +15,10 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use khal::{Arch, Generation};
+use ndl_abi::{DEVICE_INFO, RESOURCE_MMAP_INFO};
+use ndl_copy::register_level::{self, RegisterOptions};
+use ndl_copy::{self as copy, CopyError, CopyOptions, CopyReport, Delivery, QueueChoice};
 use ndl_emu::{DeviceConfig, EmulatedKernel, HOST_PHYS_BASE};
-use ndl_std::copy::register_level::{self, RegisterOptions};
-use ndl_std::copy::{self, CopyError, CopyOptions, CopyReport, Delivery, QueueChoice};
-use ndl_std::ioctl_codes::{DEVICE_INFO, RESOURCE_MMAP_INFO};
 use ndl_std::{DeviceHandle, Errno, Kernel, Ndl};
 use neuron_emu::MemoryConfig;
 use udma_desc::QueueId;
@@ -245,7 +245,7 @@ pub fn copy_on<K: Kernel>(
             ring_size: plan.options.ring_entries,
             ..RegisterOptions::default()
         };
-        register_level::copy::<Supported, K>(&dev, data, &options, ndl_emu::resource::BAR0_RESOURCE)
+        register_level::copy::<Supported, K>(&dev, data, &options, ndl_emu::resource::BAR0.into())
     } else {
         copy::copy_source::<Supported, K, Pattern>(&dev, &source, &plan.options)
     }

@@ -1,28 +1,50 @@
-//! `neuron-tool ioctl list` and `neuron-tool ioctl decode`, from `ndl-std`'s catalog.
+//! `neuron-tool ioctl list | decode | diff`, from `ndl-abi`'s per-release catalogs.
 
 use std::io::Write;
 
-use ndl_std::ioctl_codes::{self, Match, TYPE};
+use ndl_abi::kernel::Match;
+use ndl_abi::{Release, TYPE};
 
+use crate::abi_diff::{AbiDiff, list_line};
 use crate::cli::IoctlCommand;
-use crate::error::Result;
+use crate::error::{Result, ToolError};
 
-/// `ioctl list | decode REQ`.
+/// The release named `name`, or the default one (2.26.5.0).
+pub fn release(name: Option<&str>) -> Result<Release> {
+    match name {
+        None => Ok(Release::DEFAULT),
+        Some(n) => Release::parse(n).map_err(|_| {
+            let known: Vec<&str> = Release::ALL.iter().map(|r| r.as_str()).collect();
+            ToolError::BadArgument(format!(
+                "unknown driver release '{n}' (known: {})",
+                known.join(", ")
+            ))
+        }),
+    }
+}
+
+/// `ioctl list [--driver R] | decode REQ [--driver R] | diff R1 R2`.
 pub fn run(cmd: &IoctlCommand, out: &mut impl Write) -> Result<()> {
-    match *cmd {
-        IoctlCommand::List => {
-            // `NAME 0xXXXXXXXX DIR NR SIZE LANE`: the catalog's own Display.
-            for c in ioctl_codes::catalog() {
-                writeln!(out, "{c}")?;
+    match cmd {
+        IoctlCommand::List { driver } => {
+            let abi = release(driver.as_deref())?.abi();
+            for (c, r) in abi.catalog.iter().zip(abi.routing) {
+                writeln!(out, "{}", list_line(c, r))?;
             }
         }
-        IoctlCommand::Decode { request } => decode(request, out)?,
+        IoctlCommand::Decode { request, driver } => {
+            decode(release(driver.as_deref())?, *request, out)?;
+        }
+        IoctlCommand::Diff { from, to } => {
+            let (a, b) = (release(Some(from))?, release(Some(to))?);
+            write!(out, "{}", AbiDiff::between(a, b))?;
+        }
     }
     Ok(())
 }
 
-fn decode(code: u32, out: &mut impl Write) -> Result<()> {
-    let d = ioctl_codes::decode(code);
+fn decode(release: Release, code: u32, out: &mut impl Write) -> Result<()> {
+    let d = release.abi().decode(code);
     let ty = d.ty();
     let ty_text = if ty.is_ascii_graphic() {
         format!("'{}'", char::from(ty))
@@ -52,7 +74,10 @@ fn decode(code: u32, out: &mut impl Write) -> Result<()> {
             r.nr,
             names.join(", ")
         )?,
-        _ => writeln!(out, "no Neuron command has this number or nr")?,
+        _ => writeln!(
+            out,
+            "no Neuron command of driver {release} has this number or nr"
+        )?,
     }
     Ok(())
 }

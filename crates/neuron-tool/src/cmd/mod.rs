@@ -2,6 +2,7 @@
 
 pub mod arch;
 pub mod bench;
+pub mod compat;
 pub mod copy;
 pub mod desc;
 pub mod ioctl;
@@ -22,6 +23,7 @@ pub fn run(cmd: &Command, input: impl Read, out: &mut impl Write) -> Result<()> 
         Command::Desc(DescCommand::Decode(a)) => desc::decode(a, out),
         Command::Ring(RingCommand::Decode(a)) => ring::decode(a, out),
         Command::Ioctl(c) => ioctl::run(c, out),
+        Command::Compat(a) => compat::run(a, out),
         Command::Regs(a) => regs::run(a, out),
         Command::Arch(a) => arch::run(a, out),
         Command::Bench(BenchCommand::Build { arch, pairs }) => bench::build(*arch, *pairs, out),
