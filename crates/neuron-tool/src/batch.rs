@@ -17,6 +17,7 @@ use udma_desc::caps::PacketCaps;
 use udma_desc::{Barrier, CopyRequest, RingId, build_copy_pair};
 
 use crate::hex::{DESC_HEX_LEN, HEX_VALUE, NOT_HEX, encode_desc};
+use crate::quote::quote;
 
 /// Size of the input block and of the output buffer.
 const IO_BLOCK: usize = 1 << 20;
@@ -63,15 +64,13 @@ impl core::fmt::Display for LineError<'_> {
                 f,
                 "missing field {name} (expected: tx_ring rx_ring src dst size barrier int)"
             ),
-            LineError::Extra(tok) => write!(
-                f,
-                "unexpected extra field '{}' after int",
-                String::from_utf8_lossy(tok)
-            ),
+            LineError::Extra(tok) => {
+                write!(f, "unexpected extra field {} after int", quote(tok))
+            }
             LineError::NotNumber(name, tok) => write!(
                 f,
-                "field {name} '{}' is not a 64-bit number (0x hex or decimal)",
-                String::from_utf8_lossy(tok)
+                "field {name} {} is not a 64-bit number (0x hex or decimal)",
+                quote(tok)
             ),
             LineError::RingId(name, v) => write!(f, "{name} {v} above 3"),
             LineError::Size(v) => write!(f, "transfer size {v} above 65536"),

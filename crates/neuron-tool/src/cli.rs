@@ -4,6 +4,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::quote::quote_str;
+
 /// Drive an AWS Neuron device (or the built-in device model): verified DMA copies, descriptor
 /// and ring decoding, the ioctl catalog, register maps and per-arch facts.
 #[derive(Debug, Parser)]
@@ -278,8 +280,11 @@ pub fn parse_u64(s: &str) -> Result<u64, String> {
         None => t.parse(),
     }
     .map_err(|e| match e.kind() {
-        core::num::IntErrorKind::PosOverflow => format!("'{s}' does not fit in 64 bits"),
-        _ => format!("'{s}' is not a number (use 0x-prefixed hex or decimal)"),
+        core::num::IntErrorKind::PosOverflow => format!("{} does not fit in 64 bits", quote_str(s)),
+        _ => format!(
+            "{} is not a number (use 0x-prefixed hex or decimal)",
+            quote_str(s)
+        ),
     })
 }
 
@@ -289,7 +294,7 @@ fn parse_addr_arg(s: &str) -> Result<u64, String> {
 
 fn parse_u32_arg(s: &str) -> Result<u32, String> {
     let v = parse_u64(s)?;
-    u32::try_from(v).map_err(|_| format!("'{s}' does not fit in 32 bits"))
+    u32::try_from(v).map_err(|_| format!("{} does not fit in 32 bits", quote_str(s)))
 }
 
 /// Barrier by name or by the numeric code of the batch format (0 none, 1 dmb,
@@ -301,7 +306,8 @@ pub fn parse_barrier_arg(s: &str) -> Result<BarrierName, String> {
         "2" | "write-barrier" => Ok(BarrierName::WriteBarrier),
         "3" | "sow" => Ok(BarrierName::Sow),
         other => Err(format!(
-            "unknown barrier '{other}' (use none, dmb, write-barrier, sow or 0..3)"
+            "unknown barrier {} (use none, dmb, write-barrier, sow or 0..3)",
+            quote_str(other)
         )),
     }
 }

@@ -3,6 +3,8 @@
 use std::io;
 use std::path::PathBuf;
 
+use crate::quote::{quote_path, quote_str};
+
 /// Why a command failed. `main` prints `error: <Display>` and exits non-zero; no variant
 /// is ever a panic, so bad input never shows a backtrace.
 #[derive(Debug, thiserror::Error)]
@@ -11,7 +13,7 @@ pub enum ToolError {
     #[error("descriptor refused: {0}")]
     Desc(#[from] udma_desc::Error),
     /// Descriptor bytes given in hex that are not 32 hex digits.
-    #[error("bad descriptor hex '{text}': {why}")]
+    #[error("bad descriptor hex {}: {why}", quote_str(text))]
     BadHex {
         /// What the user typed.
         text: String,
@@ -25,7 +27,7 @@ pub enum ToolError {
     #[error("{0} (known: 0x7164 trn1, 0x7264 inf2, 0x7364 trn2, 0x7564/0x7565 trn3)")]
     UnknownDeviceId(#[from] khal::UnknownDeviceId),
     /// An input file that could not be read.
-    #[error("cannot read '{}': {source}", path.display())]
+    #[error("cannot read {}: {source}", quote_path(path))]
     ReadFile {
         /// The file.
         path: PathBuf,
@@ -35,7 +37,7 @@ pub enum ToolError {
     /// `--device PATH` leads to no device node.
     #[error(
         "no Neuron device at {} ({why}; leave --device out to use the built-in device model)",
-        path.display()
+        quote_path(path)
     )]
     NoDevice {
         /// The node looked for.

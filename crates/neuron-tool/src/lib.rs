@@ -9,6 +9,7 @@
 //! * [`summary`]: what `copy` prints (the copy itself is `ndl-std`'s).
 //! * [`arch_select`]: the one place a run-time arch becomes a type.
 //! * [`error`]: [`ToolError`](error::ToolError), one sentence per failure.
+//! * [`quote`]: how a message shows user input (short, escaped).
 
 pub mod arch_select;
 pub mod batch;
@@ -17,5 +18,7 @@ pub mod cmd;
 pub mod error;
 pub mod hex;
 pub mod pattern;
+pub mod quote;
 pub mod size;
 pub mod summary;
+pub mod usage;

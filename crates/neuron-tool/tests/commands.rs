@@ -503,16 +503,16 @@ fn copy_on_a_missing_device_says_so() {
     for arg in [root, node.as_str()] {
         fails_with(
             &["copy", "--device", arg],
-            &format!("no Neuron device at {node} (open failed: No such file or directory"),
+            &format!("no Neuron device at '{node}' (open failed: No such file or directory"),
         );
     }
     fails_with(
         &["copy", "--device", &format!("{root}/neuron3")],
-        &format!("no Neuron device at {root}/neuron3"),
+        &format!("no Neuron device at '{root}/neuron3'"),
     );
     fails_with(
         &["copy", "--device", "/nonexistent/thing"],
-        "no Neuron device at /nonexistent/thing",
+        "no Neuron device at '/nonexistent/thing'",
     );
     fails_with(
         &["copy", "--device", &format!("{root}/neuron64")],

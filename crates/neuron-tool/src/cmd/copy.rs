@@ -27,6 +27,7 @@ use crate::arch_select::{ArchVisitor, Supported, dispatch};
 use crate::cli::{BarrierName, CopyArgs, DeliveryName};
 use crate::error::{Result, ToolError};
 use crate::pattern::Pattern;
+use crate::quote::{quote_path, quote_str};
 use crate::summary::CopySummary;
 
 /// What summaries and errors call the built-in target.
@@ -146,8 +147,9 @@ pub fn locate(path: &Path) -> Result<(PathBuf, u32)> {
         Some(d) => {
             let index = d.parse::<u32>().map_err(|_| {
                 ToolError::BadArgument(format!(
-                    "device index '{d}' in '{}' is too large",
-                    path.display()
+                    "device index {} in {} is too large",
+                    quote_str(d),
+                    quote_path(path)
                 ))
             })?;
             let root = path
@@ -157,8 +159,8 @@ pub fn locate(path: &Path) -> Result<(PathBuf, u32)> {
             Ok((root.to_path_buf(), index))
         }
         None if path.exists() => Err(ToolError::BadArgument(format!(
-            "'{}' is neither a Neuron device node (neuronN) nor a directory holding them",
-            path.display()
+            "{} is neither a Neuron device node (neuronN) nor a directory holding them",
+            quote_path(path)
         ))),
         None => Err(ToolError::NoDevice {
             path: path.to_path_buf(),
@@ -338,8 +340,8 @@ mod tests {
     #[test]
     fn other_paths_are_refused_in_words() {
         for (path, want) in [
-            ("/dev/neuron", "no Neuron device at /dev/neuron"),
-            ("/dev/neuronx1", "no Neuron device at /dev/neuronx1"),
+            ("/dev/neuron", "no Neuron device at '/dev/neuron'"),
+            ("/dev/neuronx1", "no Neuron device at '/dev/neuronx1'"),
             ("/dev/neuron99999999999", "device index '99999999999'"),
             ("/dev/null", "is neither a Neuron device node"),
         ] {
