@@ -134,8 +134,10 @@ pub enum DescCommand {
 /// `neuron-tool desc build`.
 #[derive(Debug, Args)]
 pub struct DescBuildArgs {
-    /// Read `tx_ring rx_ring src dst size barrier int` lines from stdin; print
-    /// `ok <txhex> <rxhex>` or `err <reason>` per line.
+    /// Read `tx_ring rx_ring src dst size barrier int` lines from stdin (at most 2048
+    /// bytes each, POSIX LINE_MAX); print `ok <txhex> <rxhex>` or `err <reason>` per line,
+    /// in input order. Exits non-zero when any line was refused (stderr counts them and
+    /// names the first); a longer line ends the batch there.
     #[arg(long, conflicts_with_all = ["tx_ring", "rx_ring", "src", "dst", "size"])]
     pub batch: bool,
     /// Ring id (phase, 0..3) of the TX slot.

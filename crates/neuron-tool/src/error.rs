@@ -34,6 +34,23 @@ pub enum ToolError {
         /// Why.
         source: io::Error,
     },
+    /// A batch line too long to hold: the batch ends there.
+    #[error("{0}")]
+    BatchLine(crate::batch::BatchError),
+    /// Batch lines were refused (each has its `err` line on stdout, in place).
+    #[error(
+        "{failed} of {lines} batch line(s) refused; the first, line {first_line}: {first_reason}"
+    )]
+    BatchRefused {
+        /// Lines refused.
+        failed: u64,
+        /// Lines read.
+        lines: u64,
+        /// The first refused line (from 1).
+        first_line: u64,
+        /// Why it was refused.
+        first_reason: String,
+    },
     /// `--device PATH` leads to no device node.
     #[error(
         "no Neuron device at {} ({why}; leave --device out to use the built-in device model)",
@@ -66,6 +83,15 @@ pub enum ToolError {
     /// Writing to stdout or reading stdin failed.
     #[error("i/o error: {0}")]
     Io(#[from] io::Error),
+}
+
+impl From<crate::batch::BatchError> for ToolError {
+    fn from(e: crate::batch::BatchError) -> Self {
+        match e {
+            crate::batch::BatchError::Io(e) => ToolError::Io(e),
+            e => ToolError::BatchLine(e),
+        }
+    }
 }
 
 impl ToolError {
