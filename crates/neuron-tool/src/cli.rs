@@ -184,9 +184,14 @@ pub enum RingCommand {
 }
 
 /// `neuron-tool ring decode`.
+///
+/// Exits 0 when the engine takes every posted descriptor or waits for more; non-zero,
+/// after the decode, when it would fault, and at once for a file that is no ring dump
+/// (empty, not whole 16-byte descriptors, hex text, larger than the largest ring of
+/// 2^24 - 16 descriptors) or a --head or --posted outside the ring.
 #[derive(Debug, Args)]
 pub struct RingDecodeArgs {
-    /// The dump file.
+    /// The dump file (read up to the largest ring, 268,435,200 bytes).
     pub file: PathBuf,
     /// Chip generation (decides packet limits).
     #[arg(long, value_enum)]
@@ -200,8 +205,8 @@ pub struct RingDecodeArgs {
     /// The slot the engine's head is at (its phase flips +1 mod 4 when it wraps past the end).
     #[arg(long, default_value_t = 0)]
     pub head: u32,
-    /// Descriptors posted by doorbells from the head (default: the ones whose ring id says
-    /// they were written for this lap).
+    /// Descriptors posted by doorbells from the head, at most the ring's size (default: the
+    /// ones whose ring id says they were written for this lap).
     #[arg(long)]
     pub posted: Option<u64>,
 }

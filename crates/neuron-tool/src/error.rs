@@ -34,6 +34,20 @@ pub enum ToolError {
         /// Why.
         source: io::Error,
     },
+    /// A file that is no ring dump (empty, not whole descriptors, larger than any ring).
+    #[error("ring dump {} {source}", quote_path(path))]
+    Dump {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        source: crate::dump::DumpError,
+    },
+    /// A head or posted count that does not fit the dumped ring.
+    #[error("{0}")]
+    Walk(#[from] crate::cmd::ring::WalkError),
+    /// The decoded ring makes the engine fault (the decode on stdout shows where).
+    #[error("the engine faults: {0}")]
+    EngineFaults(neuron_emu::Fault),
     /// A batch line too long to hold: the batch ends there.
     #[error("{0}")]
     BatchLine(crate::batch::BatchError),

@@ -10,11 +10,13 @@
 //! * [`arch_select`]: the one place a run-time arch becomes a type.
 //! * [`error`]: [`ToolError`](error::ToolError), one sentence per failure.
 //! * [`quote`]: how a message shows user input (short, escaped).
+//! * [`dump`]: a ring dump, read within the largest ring's bound.
 
 pub mod arch_select;
 pub mod batch;
 pub mod cli;
 pub mod cmd;
+pub mod dump;
 pub mod error;
 pub mod hex;
 pub mod pattern;

@@ -2,6 +2,7 @@
 //! input, one `error: ` sentence on stderr with the input quoted short and escaped, and a
 //! non-zero exit.
 
+use std::io::Write;
 use std::time::Duration;
 
 use assert_cmd::Command;
@@ -24,6 +25,17 @@ fn refused(cmd: &mut Command, want: &str) -> String {
     let err = String::from_utf8(a.get_output().stderr.clone()).unwrap();
     assert_eq!(err, format!("{want}\n"));
     String::from_utf8(a.get_output().stdout.clone()).unwrap()
+}
+
+fn file(bytes: &[u8]) -> tempfile::NamedTempFile {
+    let mut f = tempfile::NamedTempFile::new().unwrap();
+    f.write_all(bytes).unwrap();
+    f.flush().unwrap();
+    f
+}
+
+fn path(f: &tempfile::NamedTempFile) -> &str {
+    f.path().to_str().unwrap()
 }
 
 /// `'\0\0…'... (N bytes)`: what a message shows of `n` NUL bytes.
@@ -59,6 +71,106 @@ fn batch_from_dev_zero_is_refused_at_line_max() {
         ),
     );
     assert!(out.starts_with("ok ") && out.lines().count() == 1, "{out}");
+}
+
+#[test]
+fn ring_dumps_larger_than_the_largest_ring_are_refused() {
+    let bound = "holds more than 268435200 bytes, the largest ring (16777200 descriptors of 16 \
+                 bytes, the driver's DMA_QUEUE_INIT limit)";
+    refused(
+        tool().args(["ring", "decode", "/dev/zero", "--arch", "cayman"]),
+        &format!("error: ring dump '/dev/zero' {bound}"),
+    );
+    let big = tempfile::NamedTempFile::new().unwrap();
+    big.as_file().set_len(300 << 20).unwrap();
+    refused(
+        tool().args(["ring", "decode", path(&big), "--arch", "cayman"]),
+        &format!("error: ring dump '{}' {bound}", path(&big)),
+    );
+}
+
+/// 32 META | FIRST | LAST descriptors: packets the phase check skips, so only the posted
+/// count bounds the walk.
+fn meta_ring() -> tempfile::NamedTempFile {
+    file(&[0x00, 0x00, 0x80, 0x0c, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0].repeat(32))
+}
+
+#[test]
+fn ring_posted_is_bounded_by_the_ring() {
+    let f = meta_ring();
+    for posted in ["33", "5000000000", "18446744073709551615"] {
+        refused(
+            tool().args([
+                "ring",
+                "decode",
+                path(&f),
+                "--arch",
+                "cayman",
+                "--posted",
+                posted,
+            ]),
+            &format!(
+                "error: --posted {posted} is more than the ring's 32 descriptors (the engine's \
+                 tail is at most one ring ahead of its head; the driver refuses a doorbell \
+                 count above the ring size)"
+            ),
+        );
+    }
+    let a = tool()
+        .args([
+            "ring",
+            "decode",
+            path(&f),
+            "--arch",
+            "cayman",
+            "--posted",
+            "32",
+        ])
+        .assert()
+        .success();
+    let out = String::from_utf8(a.get_output().stdout.clone()).unwrap();
+    assert!(
+        out.contains("taken: 32 descriptors, 32 complete packet(s), 0 bytes"),
+        "{out}"
+    );
+}
+
+#[test]
+fn empty_truncated_and_garbage_ring_dumps_are_errors() {
+    let empty = file(b"");
+    refused(
+        tool().args(["ring", "decode", path(&empty), "--arch", "cayman"]),
+        &format!(
+            "error: ring dump '{}' is empty (a dump holds 16 bytes per descriptor)",
+            path(&empty)
+        ),
+    );
+    let truncated = file(&[0u8; 21]);
+    refused(
+        tool().args(["ring", "decode", path(&truncated), "--arch", "cayman"]),
+        &format!(
+            "error: ring dump '{}' is 21 bytes, not a whole number of 16-byte descriptors (its \
+             last 5 bytes are part of one: a truncated dump?)",
+            path(&truncated)
+        ),
+    );
+    let text = file(b"0010000d030008010020000000000000\n");
+    refused(
+        tool().args(["ring", "decode", path(&text), "--arch", "cayman"]),
+        &format!(
+            "error: ring dump '{}' holds only hex digits and blanks: it is hex text, not raw \
+             bytes (`xxd -r -p` converts it)",
+            path(&text)
+        ),
+    );
+    // Bytes of 0x05: ring id 1 and FIRST in every slot, never LAST; the engine faults at
+    // the second FIRST. The decode is printed, the exit says the ring is bad.
+    let garbage = file(&[0x05; 64]);
+    let out = refused(
+        tool().args(["ring", "decode", path(&garbage), "--arch", "cayman"]),
+        "error: the engine faults: TX slot 1: FIRST inside an open packet (LAST missing)",
+    );
+    assert!(out.contains("   1  FAULT"), "{out}");
 }
 
 #[test]
