@@ -82,7 +82,9 @@ pub struct CopyArgs {
     /// Chip generation of the built-in model (ignored with --device: the device says).
     #[arg(long, value_enum, default_value_t = ArchName::Cayman)]
     pub arch: ArchName,
-    /// Bytes to copy (e.g. 4096, 64KiB, 1MiB).
+    /// Bytes to copy (e.g. 4096, 64KiB, 1MiB). On the built-in model at most one HBM
+    /// channel of the arch, and twice the size (source and destination) must fit the
+    /// memory /proc/meminfo calls available.
     #[arg(long, default_value = "1MiB", value_parser = parse_size_arg)]
     pub size: u64,
     /// Use queue --queue of this DMA engine (the driver's global id) instead of an H2T
@@ -332,7 +334,9 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub devices: u32,
     /// Memory of each device model: bytes per HBM channel, and of host memory (e.g. 256MiB;
-    /// a copy needs its size twice over).
+    /// a copy needs its size twice over). At most the arch's HBM channel (16, 24 or 36
+    /// GiB) and the machine's RAM + swap (/proc/meminfo); the model commits only what
+    /// clients write.
     #[arg(long, default_value = "256MiB", value_parser = parse_size_arg)]
     pub memory: u64,
 }

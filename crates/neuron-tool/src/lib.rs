@@ -11,6 +11,7 @@
 //! * [`error`]: [`ToolError`](error::ToolError), one sentence per failure.
 //! * [`quote`]: how a message shows user input (short, escaped).
 //! * [`dump`]: a ring dump, read within the largest ring's bound.
+//! * [`memory_bound`]: the sizes the built-in model may be asked for.
 
 pub mod arch_select;
 pub mod batch;
@@ -19,6 +20,7 @@ pub mod cmd;
 pub mod dump;
 pub mod error;
 pub mod hex;
+pub mod memory_bound;
 pub mod pattern;
 pub mod quote;
 pub mod size;

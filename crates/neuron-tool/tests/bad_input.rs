@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use assert_cmd::Command;
 use assert_cmd::assert::OutputAssertExt;
+use neuron_tool::memory_bound::HostMemory;
 use neuron_tool::quote::QUOTE_MAX;
 
 /// Far above what any case takes; only so that a regression fails instead of hanging.
@@ -236,4 +237,65 @@ fn messages_quote_input_short_and_escaped() {
         err,
         format!("error: invalid value {q} for '--size <SIZE>': {q} is too large\n")
     );
+}
+
+#[test]
+fn serve_memory_beyond_the_arch_or_the_machine_is_refused_before_allocating() {
+    let dir = tempfile::tempdir().unwrap();
+    let mount = dir.path().to_str().unwrap();
+    refused(
+        tool().args(["serve", "--mount", mount, "--memory", "1000GiB"]),
+        "error: --memory 1073741824000 bytes is more than an HBM channel of CAYMAN holds \
+         (25769803776 bytes)",
+    );
+    refused(
+        tool().args([
+            "serve", "--mount", mount, "--arch", "sunda", "--memory", "17GiB",
+        ]),
+        "error: --memory 18253611008 bytes is more than an HBM channel of SUNDA holds \
+         (17179869184 bytes)",
+    );
+    // Within the arch, beyond what this machine can back (the CI machine has 24 GiB and no
+    // swap); a machine that could back a 36 GiB region has nothing to refuse here.
+    let machine = HostMemory::read().unwrap();
+    if machine.backable() < 36 << 30 {
+        refused(
+            tool().args([
+                "serve", "--mount", mount, "--arch", "mariana", "--memory", "36GiB",
+            ]),
+            &format!(
+                "error: --memory 38654705664 bytes is more than this machine's RAM and swap \
+                 ({} bytes, /proc/meminfo), so no region of the model that large can be \
+                 allocated",
+                machine.backable()
+            ),
+        );
+    } else {
+        println!("SKIP: this machine backs 36 GiB ({machine:?})");
+    }
+}
+
+#[test]
+fn copy_beyond_what_the_machine_has_available_is_refused_before_allocating() {
+    // 20 GiB fits a V3 HBM channel (24 GiB); the copy writes it twice into the model.
+    let machine = HostMemory::read().unwrap();
+    let written: u64 = 2 * (20 << 30) + 2 * 4096 * 16 + (1 << 20);
+    if machine.available < written {
+        let a = tool().args(["copy", "--size", "20GiB"]).assert().failure();
+        let err = String::from_utf8(a.get_output().stderr.clone()).unwrap();
+        assert!(
+            err.starts_with(&format!(
+                "error: a copy of 21474836480 bytes writes {written} bytes into the built-in \
+                 model (source, destination and rings), more than the "
+            )) && err
+                .ends_with(" bytes this machine has available (MemAvailable, /proc/meminfo)\n"),
+            "{err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+    } else {
+        println!(
+            "SKIP: this machine has {} bytes available",
+            machine.available
+        );
+    }
 }
