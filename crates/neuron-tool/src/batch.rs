@@ -63,7 +63,7 @@ pub enum BatchError {
     LineTooLong {
         /// Its number, from 1.
         line: u64,
-        /// Its first bytes (at most what [`quote`] shows, and one more to say it was cut).
+        /// Its first bytes: what [`quote`] shows whole (the sentence says the line goes on).
         head: Vec<u8>,
     },
     /// Reading stdin or writing stdout failed.
@@ -290,7 +290,7 @@ fn line<C: PacketCaps, W: Write>(
 fn too_long(number: u64, l: &[u8]) -> BatchError {
     BatchError::LineTooLong {
         line: number,
-        head: l.get(..=QUOTE_MAX).unwrap_or(l).to_vec(),
+        head: l.get(..QUOTE_MAX).unwrap_or(l).to_vec(),
     }
 }
 
@@ -441,7 +441,7 @@ mod tests {
         match run::<Cayman, _, _>(input, &mut out) {
             Err(BatchError::LineTooLong { line, head }) => {
                 assert_eq!(line, want);
-                assert_eq!(head.len(), QUOTE_MAX + 1);
+                assert_eq!(head.len(), QUOTE_MAX);
             }
             other => panic!("{other:?}"),
         }
@@ -463,7 +463,7 @@ mod tests {
             e.to_string(),
             format!(
                 "batch line 1 is longer than 2048 bytes (POSIX LINE_MAX; a well-formed line \
-                 is under 150), it starts '{}'... (65 bytes)",
+                 is under 150), it starts '{}'",
                 r"\0".repeat(QUOTE_MAX)
             )
         );
