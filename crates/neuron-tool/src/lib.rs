@@ -12,6 +12,7 @@
 //! * [`quote`]: how a message shows user input (short, escaped).
 //! * [`dump`]: a ring dump, read within the largest ring's bound.
 //! * [`memory_bound`]: the sizes the built-in model may be asked for.
+//! * `fuzzing` (feature `test-utils`): the fuzz targets' bodies and invariants.
 
 pub mod arch_select;
 pub mod batch;
@@ -19,6 +20,8 @@ pub mod cli;
 pub mod cmd;
 pub mod dump;
 pub mod error;
+#[cfg(feature = "test-utils")]
+pub mod fuzzing;
 pub mod hex;
 pub mod memory_bound;
 pub mod pattern;

@@ -21,7 +21,8 @@ pub fn run(cmd: &IoctlCommand, out: &mut impl Write) -> Result<()> {
     Ok(())
 }
 
-fn decode(code: u32, out: &mut impl Write) -> Result<()> {
+/// `ioctl decode REQ`: the request's fields, then its name or why it has none.
+pub fn decode(code: u32, out: &mut impl Write) -> Result<()> {
     let d = ioctl_codes::decode(code);
     let ty = d.ty();
     let ty_text = if ty.is_ascii_graphic() {
