@@ -281,20 +281,31 @@ fn parse_size_arg(s: &str) -> Result<u64, String> {
     crate::size::parse_size(s)
 }
 
-/// Parses a number given as `0x` hex or decimal.
+/// Parses a number given as `0x` hex or decimal: digits only, no sign.
+///
+/// ```
+/// use neuron_tool::cli::parse_u64;
+/// assert_eq!(parse_u64("0xC0084E69"), Ok(0xC008_4E69));
+/// assert_eq!(parse_u64(" 4096 "), Ok(4096));
+/// // A sign is no digit (the ioctl_decode fuzz target found "+6" read as 6).
+/// assert!(parse_u64("+6").is_err() && parse_u64("0x+6").is_err() && parse_u64("0x").is_err());
+/// assert!(parse_u64("0x10000000000000000").unwrap_err().contains("does not fit in 64 bits"));
+/// ```
 pub fn parse_u64(s: &str) -> Result<u64, String> {
     let t = s.trim();
-    match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        Some(h) => u64::from_str_radix(h, 16),
-        None => t.parse(),
-    }
-    .map_err(|e| match e.kind() {
-        core::num::IntErrorKind::PosOverflow => format!("{} does not fit in 64 bits", quote_str(s)),
-        _ => format!(
+    let (digits, radix) = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(h) => (h, 16),
+        None => (t, 10),
+    };
+    // `from_str_radix` alone would also take a leading `+`.
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+        return Err(format!(
             "{} is not a number (use 0x-prefixed hex or decimal)",
             quote_str(s)
-        ),
-    })
+        ));
+    }
+    u64::from_str_radix(digits, radix)
+        .map_err(|_| format!("{} does not fit in 64 bits", quote_str(s)))
 }
 
 fn parse_addr_arg(s: &str) -> Result<u64, String> {

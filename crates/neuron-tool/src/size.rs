@@ -12,8 +12,13 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         return Err("empty size".into());
     }
     if let Some(hex) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        return u64::from_str_radix(hex, 16)
-            .map_err(|_| format!("{} is not a valid hex size", quote_str(text)));
+        // Digits only: `from_str_radix` alone would also take a leading `+`.
+        return hex
+            .bytes()
+            .all(|b| b.is_ascii_hexdigit())
+            .then(|| u64::from_str_radix(hex, 16).ok())
+            .flatten()
+            .ok_or_else(|| format!("{} is not a valid hex size", quote_str(text)));
     }
     let digits_end = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
     let (num, suffix) = t.split_at(digits_end);
@@ -71,5 +76,8 @@ mod tests {
                 .contains("too large")
         );
         assert!(parse_size("0xZZ").unwrap_err().contains("hex"));
+        // No sign, in either form (the sign the ioctl_decode fuzz target found in parse_u64).
+        assert!(parse_size("0x+10").unwrap_err().contains("hex"));
+        assert!(parse_size("+10").unwrap_err().contains("number"));
     }
 }

@@ -338,6 +338,16 @@ fn ioctl_decode() {
         .args(["ioctl", "decode", "C0084E69x"])
         .assert()
         .failure();
+    // A sign is no digit (found by the ioctl_decode fuzz target).
+    for signed in ["+6", "0x+6"] {
+        tool()
+            .args(["ioctl", "decode", signed])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!(
+                "'{signed}' is not a number (use 0x-prefixed hex or decimal)"
+            )));
+    }
 }
 
 #[test]

@@ -189,6 +189,8 @@ fn ioctl_seeds() -> Vec<(&'static str, Vec<u8>)> {
         ("text_hex", b"0xC0084E69".to_vec()),
         ("text_bad", b"C0084E69x".to_vec()),
         ("text_decimal", b"3222818409".to_vec()),
+        // Found by this target: parse_u64 read "+6" as 6.
+        ("regress-plus-sign", b"+6".to_vec()),
     ]
 }
 
