@@ -99,17 +99,22 @@ fn meta_ring() -> tempfile::NamedTempFile {
 #[test]
 fn ring_posted_is_bounded_by_the_ring() {
     let f = meta_ring();
+    let decode = |posted| {
+        let mut c = tool();
+        c.args([
+            "ring",
+            "decode",
+            path(&f),
+            "--arch",
+            "cayman",
+            "--posted",
+            posted,
+        ]);
+        c
+    };
     for posted in ["33", "5000000000", "18446744073709551615"] {
         refused(
-            tool().args([
-                "ring",
-                "decode",
-                path(&f),
-                "--arch",
-                "cayman",
-                "--posted",
-                posted,
-            ]),
+            &mut decode(posted),
             &format!(
                 "error: --posted {posted} is more than the ring's 32 descriptors (the engine's \
                  tail is at most one ring ahead of its head; the driver refuses a doorbell \
@@ -117,18 +122,7 @@ fn ring_posted_is_bounded_by_the_ring() {
             ),
         );
     }
-    let a = tool()
-        .args([
-            "ring",
-            "decode",
-            path(&f),
-            "--arch",
-            "cayman",
-            "--posted",
-            "32",
-        ])
-        .assert()
-        .success();
+    let a = decode("32").assert().success();
     let out = String::from_utf8(a.get_output().stdout.clone()).unwrap();
     assert!(
         out.contains("taken: 32 descriptors, 32 complete packet(s), 0 bytes"),

@@ -1,11 +1,14 @@
 //! `ring decode`, `regs`, `arch`, `ioctl`, `bench build` and `copy`, driven as a user would,
 //! including bad input: every failure is one `error: ...` line on stderr and a non-zero exit.
 
+mod common;
+
 use std::io::Write;
 
 use assert_cmd::Command;
 use predicates::prelude::*;
-use udma_desc::{Descriptor, RingId, TxLenCtrl};
+
+use common::tx;
 
 fn tool() -> Command {
     Command::cargo_bin("neuron-tool").unwrap()
@@ -42,16 +45,6 @@ fn decode_faults(args: &[&str], fault: &str) -> String {
         "{out}"
     );
     out
-}
-
-fn tx(rid: u8, first: bool, last: bool) -> [u8; 16] {
-    let c = TxLenCtrl::new()
-        .with_len(4096)
-        .with_ring_id(RingId::new(rid).unwrap())
-        .with_first(first)
-        .with_last(last);
-    Descriptor::from_words([c.into_bits(), udma_desc::MetaCtrl::DEFAULT_BITS, 0x1000, 0])
-        .to_le_bytes()
 }
 
 fn dump(descs: &[[u8; 16]], trailing: &[u8]) -> tempfile::NamedTempFile {

@@ -6,23 +6,16 @@
 //! Regenerate the files after a format change with
 //! `NEURON_TOOL_WRITE_SEEDS=1 cargo test -p neuron-tool --test fuzz_seeds`.
 
+mod common;
+
 use std::path::PathBuf;
 
 use neuron_tool::fuzzing::{RingFlags, batch_case, ioctl_case, ring_case, ring_input};
-use udma_desc::{Descriptor, MetaCtrl, RingId, TxLenCtrl};
+
+use common::tx;
 
 const SUNDA: u8 = 0;
 const CAYMAN: u8 = 1;
-
-/// A TX data descriptor of 4 KiB with ring id `rid` (the unit tests' `tx`).
-fn tx(rid: u8, first: bool, last: bool) -> [u8; 16] {
-    let c = TxLenCtrl::new()
-        .with_len(4096)
-        .with_ring_id(RingId::new(rid).unwrap())
-        .with_first(first)
-        .with_last(last);
-    Descriptor::from_words([c.into_bits(), MetaCtrl::DEFAULT_BITS, 0x1000, 0]).to_le_bytes()
-}
 
 fn flags(arch: u8) -> RingFlags {
     RingFlags {
@@ -119,24 +112,17 @@ fn ring_seeds() -> Vec<(&'static str, Vec<u8>)> {
 /// `tests/desc.rs` feeds the batch).
 fn golden_batch() -> Vec<u8> {
     let table = include_str!("data/desc-vectors-sample.tsv");
-    let mut rows = table.lines().filter(|l| !l.starts_with('#'));
-    let header: Vec<&str> = rows.next().unwrap().split('\t').collect();
-    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
-    let fields = [
-        "tx_ring_id",
-        "rx_ring_id",
-        "src",
-        "dst",
-        "size",
-        "barrier_type",
-        "set_dst_int",
-    ]
-    .map(col);
+    let mut rows = table.lines();
+    // Columns 1..=7 are the batch line's fields, in its order.
+    assert!(
+        rows.next().unwrap().starts_with(
+            "case\ttx_ring_id\trx_ring_id\tsrc\tdst\tsize\tbarrier_type\tset_dst_int\t"
+        )
+    );
     let mut out = String::new();
-    for row in rows {
+    for row in rows.filter(|l| !l.trim().is_empty()) {
         let cells: Vec<&str> = row.split('\t').collect();
-        let line: Vec<&str> = fields.iter().map(|&i| cells[i]).collect();
-        out.push_str(&line.join(" "));
+        out.push_str(&cells[1..=7].join(" "));
         out.push('\n');
     }
     out.into_bytes()
