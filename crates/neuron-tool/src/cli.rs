@@ -182,15 +182,15 @@ pub struct DescDecodeArgs {
 #[derive(Debug, Subcommand)]
 pub enum RingCommand {
     /// Decode a raw ring dump (16 bytes per descriptor).
+    ///
+    /// Exits 0 when the engine takes every posted descriptor or waits for more; non-zero,
+    /// after the decode, when it would fault, and at once for a file that is no ring dump
+    /// (empty, not whole 16-byte descriptors, hex text, larger than the largest ring of
+    /// 2^24 - 16 descriptors) or a --head or --posted outside the ring.
     Decode(RingDecodeArgs),
 }
 
-/// `neuron-tool ring decode`.
-///
-/// Exits 0 when the engine takes every posted descriptor or waits for more; non-zero,
-/// after the decode, when it would fault, and at once for a file that is no ring dump
-/// (empty, not whole 16-byte descriptors, hex text, larger than the largest ring of
-/// 2^24 - 16 descriptors) or a --head or --posted outside the ring.
+/// `neuron-tool ring decode` (its exit rule is in [`RingCommand::Decode`]'s help).
 #[derive(Debug, Args)]
 pub struct RingDecodeArgs {
     /// The dump file (read up to the largest ring, 268,435,200 bytes).

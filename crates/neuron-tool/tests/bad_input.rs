@@ -293,3 +293,23 @@ fn copy_beyond_what_the_machine_has_available_is_refused_before_allocating() {
         );
     }
 }
+
+#[test]
+fn help_states_the_exit_rules() {
+    let help = |args: &[&str]| {
+        let a = tool().args(args).assert().success();
+        String::from_utf8(a.get_output().stdout.clone()).unwrap()
+    };
+    let batch = help(&["desc", "build", "--help"]);
+    assert!(
+        batch.contains("at most 2048 bytes each")
+            && batch.contains("Exits non-zero when any line was refused"),
+        "{batch}"
+    );
+    let ring = help(&["ring", "decode", "--help"]);
+    assert!(
+        ring.contains("non-zero, after the decode, when it would fault")
+            && ring.contains("larger than the largest ring"),
+        "{ring}"
+    );
+}
