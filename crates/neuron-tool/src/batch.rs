@@ -296,7 +296,7 @@ fn too_long(number: u64, l: &[u8]) -> BatchError {
 
 /// Runs the batch: every line of `input` (a final line without newline counts; a trailing
 /// `\r` is dropped) gives one line on `output`. Generic over the arch's packet caps, so a
-/// SOW line is refused on V2 and accepted on V3/V4. Holds one [`IO_BLOCK`] of input
+/// SOW line is refused on V2 and accepted on V3/V4. Holds one 1 MiB block of input
 /// whatever the input: a line above [`MAX_LINE`] bytes ends the run with
 /// [`BatchError::LineTooLong`] (the lines before it are written).
 pub fn run<C: PacketCaps, R: Read, W: Write>(
