@@ -5,6 +5,11 @@
 //! Each line gives exactly one output line, `ok <txhex> <rxhex>` or `err <reason>`, so the
 //! output lines up with the input.
 //!
+//! Bad input is bounded: a line may be at most [`MAX_LINE`] bytes, and a longer one ends the
+//! batch with [`BatchError::LineTooLong`] (stdin may be `/dev/zero`: no newline ever comes,
+//! so the line is refused rather than buffered). A run whose lines are all read returns its
+//! [`BatchStats`]; the command turns any `err` line into a non-zero exit.
+//!
 //! Speed comes from doing nothing per line that costs: stdin is read in 1 MiB blocks, lines
 //! are found and split by hand, numbers parsed by hand, descriptors built by
 //! [`udma_desc::build_copy_pair`] on the stack and hex-encoded by [`crate::hex`] into a
@@ -17,15 +22,24 @@ use udma_desc::caps::PacketCaps;
 use udma_desc::{Barrier, CopyRequest, RingId, build_copy_pair};
 
 use crate::hex::{DESC_HEX_LEN, HEX_VALUE, NOT_HEX, encode_desc};
+use crate::quote::{QUOTE_MAX, quote};
 
 /// Size of the input block and of the output buffer.
 const IO_BLOCK: usize = 1 << 20;
+
+/// Longest input line, in bytes (without its newline): POSIX's `{LINE_MAX}` floor
+/// (`_POSIX2_LINE_MAX`, 2048), the line every POSIX text utility must take. A well-formed
+/// line is at most seven 20-digit numbers and six blanks, 146 bytes; the rest is room for
+/// alignment blanks and leading zeros.
+pub const MAX_LINE: usize = 2048;
+
+const _: () = assert!(MAX_LINE < IO_BLOCK, "a whole line must fit one input block");
 
 /// The field names, in input order (used in error reasons).
 const FIELDS: [&str; 7] = ["tx_ring", "rx_ring", "src", "dst", "size", "barrier", "int"];
 
 /// What a batch run did.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BatchStats {
     /// Input lines read.
     pub lines: u64,
@@ -33,6 +47,28 @@ pub struct BatchStats {
     pub ok: u64,
     /// `err` lines written.
     pub err: u64,
+    /// The first `err` line: its number (from 1) and its reason.
+    pub first_err: Option<(u64, String)>,
+}
+
+/// Why a batch stopped before the end of its input.
+#[derive(Debug, thiserror::Error)]
+pub enum BatchError {
+    /// A line longer than [`MAX_LINE`]: the batch ends there.
+    #[error(
+        "batch line {line} is longer than {MAX_LINE} bytes (POSIX LINE_MAX; a well-formed \
+         line is under 150), it starts {}",
+        quote(head)
+    )]
+    LineTooLong {
+        /// Its number, from 1.
+        line: u64,
+        /// Its first bytes: what [`quote`] shows whole (the sentence says the line goes on).
+        head: Vec<u8>,
+    },
+    /// Reading stdin or writing stdout failed.
+    #[error(transparent)]
+    Io(#[from] io::Error),
 }
 
 /// Why one line gave `err` (borrowing the offending token, so nothing is allocated).
@@ -63,15 +99,13 @@ impl core::fmt::Display for LineError<'_> {
                 f,
                 "missing field {name} (expected: tx_ring rx_ring src dst size barrier int)"
             ),
-            LineError::Extra(tok) => write!(
-                f,
-                "unexpected extra field '{}' after int",
-                String::from_utf8_lossy(tok)
-            ),
+            LineError::Extra(tok) => {
+                write!(f, "unexpected extra field {} after int", quote(tok))
+            }
             LineError::NotNumber(name, tok) => write!(
                 f,
-                "field {name} '{}' is not a 64-bit number (0x hex or decimal)",
-                String::from_utf8_lossy(tok)
+                "field {name} {} is not a 64-bit number (0x hex or decimal)",
+                quote(tok)
             ),
             LineError::RingId(name, v) => write!(f, "{name} {v} above 3"),
             LineError::Size(v) => write!(f, "transfer size {v} above 65536"),
@@ -193,8 +227,11 @@ pub fn parse_line(line: &[u8]) -> Result<(RingId, RingId, CopyRequest), LineErro
     Ok((tx, rx, req))
 }
 
-/// Builds the output of one line into `w`.
-fn build_line<C: PacketCaps, W: Write>(line: &[u8], w: &mut W) -> io::Result<bool> {
+/// Builds the output of one line into `w`; `Err` is the line's refusal, already written.
+fn build_line<'l, C: PacketCaps, W: Write>(
+    line: &'l [u8],
+    w: &mut W,
+) -> io::Result<Result<(), LineError<'l>>> {
     let built = parse_line(line)
         .and_then(|(tx, rx, req)| build_copy_pair::<C>(tx, rx, &req).map_err(LineError::Desc));
     match built {
@@ -216,45 +253,68 @@ fn build_line<C: PacketCaps, W: Write>(line: &[u8], w: &mut W) -> io::Result<boo
             sep.copy_from_slice(b" ");
             nl.copy_from_slice(b"\n");
             w.write_all(&out)?;
-            Ok(true)
+            Ok(Ok(()))
         }
         Err(e) => {
             writeln!(w, "err {e}")?;
-            Ok(false)
+            Ok(Err(e))
         }
     }
 }
 
-/// Handles one line (without its `\n`) and counts it.
-fn line<C: PacketCaps, W: Write>(l: &[u8], w: &mut W, stats: &mut BatchStats) -> io::Result<()> {
-    let l = l.strip_suffix(b"\r").unwrap_or(l);
+/// Handles one line (without its `\n`) and counts it; refuses one above [`MAX_LINE`].
+fn line<C: PacketCaps, W: Write>(
+    l: &[u8],
+    w: &mut W,
+    stats: &mut BatchStats,
+) -> Result<(), BatchError> {
     stats.lines += 1;
-    if build_line::<C, _>(l, w)? {
-        stats.ok += 1;
-    } else {
-        stats.err += 1;
+    if l.len() > MAX_LINE {
+        return Err(too_long(stats.lines, l));
+    }
+    let l = l.strip_suffix(b"\r").unwrap_or(l);
+    match build_line::<C, _>(l, w)? {
+        Ok(()) => stats.ok += 1,
+        Err(e) => {
+            stats.err += 1;
+            if stats.first_err.is_none() {
+                stats.first_err = Some((stats.lines, e.to_string()));
+            }
+        }
     }
     Ok(())
 }
 
+/// The refusal of line `number`, which starts with `l`.
+#[cold]
+fn too_long(number: u64, l: &[u8]) -> BatchError {
+    BatchError::LineTooLong {
+        line: number,
+        head: l.get(..QUOTE_MAX).unwrap_or(l).to_vec(),
+    }
+}
+
 /// Runs the batch: every line of `input` (a final line without newline counts; a trailing
 /// `\r` is dropped) gives one line on `output`. Generic over the arch's packet caps, so a
-/// SOW line is refused on V2 and accepted on V3/V4.
-pub fn run<C: PacketCaps, R: Read, W: Write>(mut input: R, output: W) -> io::Result<BatchStats> {
+/// SOW line is refused on V2 and accepted on V3/V4. Holds one 1 MiB block of input
+/// whatever the input: a line above [`MAX_LINE`] bytes ends the run with
+/// [`BatchError::LineTooLong`] (the lines before it are written).
+pub fn run<C: PacketCaps, R: Read, W: Write>(
+    mut input: R,
+    output: W,
+) -> Result<BatchStats, BatchError> {
     let mut w = BufWriter::with_capacity(IO_BLOCK, output);
     let mut stats = BatchStats::default();
     let mut buf = vec![0u8; IO_BLOCK];
-    // Bytes [0, filled) hold input not yet consumed; it never holds a whole line at a read.
+    // Bytes [0, filled) hold input not yet consumed: the start of one line, at most
+    // MAX_LINE bytes, so the block always has room for the next read. On an early return
+    // the `BufWriter`'s drop writes out the lines before the refused one.
     let mut filled = 0usize;
     loop {
-        if filled == buf.len() {
-            // One line longer than the buffer: grow (rare; never per line).
-            buf.resize(buf.len() * 2, 0);
-        }
         let n = match input.read(buf.get_mut(filled..).unwrap_or_default()) {
             Ok(n) => n,
             Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
+            Err(e) => return Err(e.into()),
         };
         let data = buf.get(..filled + n).unwrap_or_default();
         if n == 0 {
@@ -271,6 +331,10 @@ pub fn run<C: PacketCaps, R: Read, W: Write>(mut input: R, output: W) -> io::Res
             line::<C, _>(data.get(start..end).unwrap_or_default(), &mut w, &mut stats)?;
             start = end + 1;
             scan = start;
+        }
+        let rest = data.get(start..).unwrap_or_default();
+        if rest.len() > MAX_LINE {
+            return Err(too_long(stats.lines + 1, rest));
         }
         let total = filled + n;
         buf.copy_within(start..total, 0);
@@ -305,14 +369,10 @@ mod tests {
         assert!(lines[1].starts_with("err missing field tx_ring"));
         assert!(lines[2].starts_with("err transfer size 0"), "{}", lines[2]);
         assert!(lines[3].starts_with("ok "));
-        assert_eq!(
-            stats,
-            BatchStats {
-                lines: 4,
-                ok: 2,
-                err: 2
-            }
-        );
+        assert_eq!((stats.lines, stats.ok, stats.err), (4, 2, 2));
+        let (line, reason) = stats.first_err.unwrap();
+        assert_eq!(line, 2);
+        assert!(reason.starts_with("missing field tx_ring"), "{reason}");
     }
 
     #[test]
@@ -366,8 +426,62 @@ mod tests {
         run::<Cayman, _, _>(Drip(input.as_bytes()), &mut out).unwrap();
         assert_eq!(String::from_utf8(out).unwrap().lines().count(), 2);
 
-        let long = format!("1 1 0x10 0x20 16 0 0{}\n", " ".repeat(3 << 20));
-        let (out, stats) = batch::<Cayman>(&long);
-        assert_eq!(stats.ok, 1, "{out}");
+        // A line of MAX_LINE bytes (padded with blanks) is taken, split across reads too.
+        let at_max = format!("{:<MAX_LINE$}\n", "1 1 0x10 0x20 16 0 0");
+        let (out, stats) = batch::<Cayman>(&at_max.repeat(3));
+        assert_eq!((stats.ok, stats.err), (3, 0), "{out}");
+        let mut out = Vec::new();
+        run::<Cayman, _, _>(Drip(at_max.as_bytes()), &mut out).unwrap();
+        assert!(out.starts_with(b"ok "));
+    }
+
+    /// Refuses `input` as too long at line `want`, with the lines before it written.
+    fn too_long_at(input: impl Read, want: u64, before: usize) {
+        let mut out = Vec::new();
+        match run::<Cayman, _, _>(input, &mut out) {
+            Err(BatchError::LineTooLong { line, head }) => {
+                assert_eq!(line, want);
+                assert_eq!(head.len(), QUOTE_MAX);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(out.iter().filter(|&&b| b == b'\n').count(), before);
+    }
+
+    #[test]
+    fn a_line_longer_than_line_max_ends_the_batch_without_growing() {
+        let ok = "1 1 0x10 0x20 16 0 0\n";
+        // One byte over, with its newline in the same block, at the end of input, and a
+        // stream that never sends a newline (stdin from /dev/zero).
+        let over = format!("{ok}{:<width$}\n{ok}", "1", width = MAX_LINE + 1);
+        too_long_at(over.as_bytes(), 2, 1);
+        let last = format!("{ok}{ok}{}", "9".repeat(MAX_LINE + 1));
+        too_long_at(last.as_bytes(), 3, 2);
+        too_long_at(io::repeat(0).take(64 << 20), 1, 0);
+        let e = run::<Cayman, _, _>(io::repeat(0), io::sink()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "batch line 1 is longer than 2048 bytes (POSIX LINE_MAX; a well-formed line \
+                 is under 150), it starts '{}'",
+                r"\0".repeat(QUOTE_MAX)
+            )
+        );
+    }
+
+    #[test]
+    fn refusals_quote_the_token_short_and_escaped() {
+        // Under MAX_LINE but far over what an error should echo.
+        let token = format!("\0{}", "z".repeat(1000));
+        let (out, stats) = batch::<Cayman>(&format!("1 1 {token} 0 1 0 0"));
+        assert_eq!(stats.err, 1);
+        assert_eq!(
+            out,
+            format!(
+                "err field src '\\0{}'... (1001 bytes) is not a 64-bit number (0x hex or \
+                 decimal)\n",
+                "z".repeat(QUOTE_MAX - 1)
+            )
+        );
     }
 }

@@ -4,6 +4,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::quote::quote_str;
+
 /// Drive an AWS Neuron device (or the built-in device model): verified DMA copies, descriptor
 /// and ring decoding, the ioctl catalog, register maps and per-arch facts.
 #[derive(Debug, Parser)]
@@ -83,7 +85,9 @@ pub struct CopyArgs {
     /// Chip generation of the built-in model (ignored with --device: the device says).
     #[arg(long, value_enum, default_value_t = ArchName::Cayman)]
     pub arch: ArchName,
-    /// Bytes to copy (e.g. 4096, 64KiB, 1MiB).
+    /// Bytes to copy (e.g. 4096, 64KiB, 1MiB). On the built-in model at most one HBM
+    /// channel of the arch, and twice the size (source and destination) must fit the
+    /// memory /proc/meminfo calls available.
     #[arg(long, default_value = "1MiB", value_parser = parse_size_arg)]
     pub size: u64,
     /// Use queue --queue of this DMA engine (the driver's global id) instead of an H2T
@@ -135,8 +139,10 @@ pub enum DescCommand {
 /// `neuron-tool desc build`.
 #[derive(Debug, Args)]
 pub struct DescBuildArgs {
-    /// Read `tx_ring rx_ring src dst size barrier int` lines from stdin; print
-    /// `ok <txhex> <rxhex>` or `err <reason>` per line.
+    /// Read `tx_ring rx_ring src dst size barrier int` lines from stdin (at most 2048
+    /// bytes each, POSIX LINE_MAX); print `ok <txhex> <rxhex>` or `err <reason>` per line,
+    /// in input order. Exits non-zero when any line was refused (stderr counts them and
+    /// names the first); a longer line ends the batch there.
     #[arg(long, conflicts_with_all = ["tx_ring", "rx_ring", "src", "dst", "size"])]
     pub batch: bool,
     /// Ring id (phase, 0..3) of the TX slot.
@@ -179,13 +185,18 @@ pub struct DescDecodeArgs {
 #[derive(Debug, Subcommand)]
 pub enum RingCommand {
     /// Decode a raw ring dump (16 bytes per descriptor).
+    ///
+    /// Exits 0 when the engine takes every posted descriptor or waits for more; non-zero,
+    /// after the decode, when it would fault, and at once for a file that is no ring dump
+    /// (empty, not whole 16-byte descriptors, hex text, larger than the largest ring of
+    /// 2^24 - 16 descriptors) or a --head or --posted outside the ring.
     Decode(RingDecodeArgs),
 }
 
-/// `neuron-tool ring decode`.
+/// `neuron-tool ring decode` (its exit rule is in [`RingCommand::Decode`]'s help).
 #[derive(Debug, Args)]
 pub struct RingDecodeArgs {
-    /// The dump file.
+    /// The dump file (read up to the largest ring, 268,435,200 bytes).
     pub file: PathBuf,
     /// Chip generation (decides packet limits).
     #[arg(long, value_enum)]
@@ -199,8 +210,8 @@ pub struct RingDecodeArgs {
     /// The slot the engine's head is at (its phase flips +1 mod 4 when it wraps past the end).
     #[arg(long, default_value_t = 0)]
     pub head: u32,
-    /// Descriptors posted by doorbells from the head (default: the ones whose ring id says
-    /// they were written for this lap).
+    /// Descriptors posted by doorbells from the head, at most the ring's size (default: the
+    /// ones whose ring id says they were written for this lap).
     #[arg(long)]
     pub posted: Option<u64>,
 }
@@ -307,17 +318,31 @@ fn parse_size_arg(s: &str) -> Result<u64, String> {
     crate::size::parse_size(s)
 }
 
-/// Parses a number given as `0x` hex or decimal.
+/// Parses a number given as `0x` hex or decimal: digits only, no sign.
+///
+/// ```
+/// use neuron_tool::cli::parse_u64;
+/// assert_eq!(parse_u64("0xC0084E69"), Ok(0xC008_4E69));
+/// assert_eq!(parse_u64(" 4096 "), Ok(4096));
+/// // A sign is no digit (the ioctl_decode fuzz target found "+6" read as 6).
+/// assert!(parse_u64("+6").is_err() && parse_u64("0x+6").is_err() && parse_u64("0x").is_err());
+/// assert!(parse_u64("0x10000000000000000").unwrap_err().contains("does not fit in 64 bits"));
+/// ```
 pub fn parse_u64(s: &str) -> Result<u64, String> {
     let t = s.trim();
-    match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        Some(h) => u64::from_str_radix(h, 16),
-        None => t.parse(),
+    let (digits, radix) = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(h) => (h, 16),
+        None => (t, 10),
+    };
+    // `from_str_radix` alone would also take a leading `+`.
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+        return Err(format!(
+            "{} is not a number (use 0x-prefixed hex or decimal)",
+            quote_str(s)
+        ));
     }
-    .map_err(|e| match e.kind() {
-        core::num::IntErrorKind::PosOverflow => format!("'{s}' does not fit in 64 bits"),
-        _ => format!("'{s}' is not a number (use 0x-prefixed hex or decimal)"),
-    })
+    u64::from_str_radix(digits, radix)
+        .map_err(|_| format!("{} does not fit in 64 bits", quote_str(s)))
 }
 
 fn parse_addr_arg(s: &str) -> Result<u64, String> {
@@ -326,7 +351,7 @@ fn parse_addr_arg(s: &str) -> Result<u64, String> {
 
 fn parse_u32_arg(s: &str) -> Result<u32, String> {
     let v = parse_u64(s)?;
-    u32::try_from(v).map_err(|_| format!("'{s}' does not fit in 32 bits"))
+    u32::try_from(v).map_err(|_| format!("{} does not fit in 32 bits", quote_str(s)))
 }
 
 /// Barrier by name or by the numeric code of the batch format (0 none, 1 dmb,
@@ -338,7 +363,8 @@ pub fn parse_barrier_arg(s: &str) -> Result<BarrierName, String> {
         "2" | "write-barrier" => Ok(BarrierName::WriteBarrier),
         "3" | "sow" => Ok(BarrierName::Sow),
         other => Err(format!(
-            "unknown barrier '{other}' (use none, dmb, write-barrier, sow or 0..3)"
+            "unknown barrier {} (use none, dmb, write-barrier, sow or 0..3)",
+            quote_str(other)
         )),
     }
 }
@@ -356,7 +382,9 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub devices: u32,
     /// Memory of each device model: bytes per HBM channel, and of host memory (e.g. 256MiB;
-    /// a copy needs its size twice over).
+    /// a copy needs its size twice over). At most the arch's HBM channel (16, 24 or 36
+    /// GiB) and the machine's RAM + swap (/proc/meminfo); the model commits only what
+    /// clients write.
     #[arg(long, default_value = "256MiB", value_parser = parse_size_arg)]
     pub memory: u64,
 }

@@ -3,6 +3,8 @@
 use std::io;
 use std::path::PathBuf;
 
+use crate::quote::{quote_path, quote_str};
+
 /// Why a command failed. `main` prints `error: <Display>` and exits non-zero; no variant
 /// is ever a panic, so bad input never shows a backtrace.
 #[derive(Debug, thiserror::Error)]
@@ -11,7 +13,7 @@ pub enum ToolError {
     #[error("descriptor refused: {0}")]
     Desc(#[from] udma_desc::Error),
     /// Descriptor bytes given in hex that are not 32 hex digits.
-    #[error("bad descriptor hex '{text}': {why}")]
+    #[error("bad descriptor hex {}: {why}", quote_str(text))]
     BadHex {
         /// What the user typed.
         text: String,
@@ -25,17 +27,48 @@ pub enum ToolError {
     #[error("{0} (known: 0x7164 trn1, 0x7264 inf2, 0x7364 trn2, 0x7564/0x7565 trn3)")]
     UnknownDeviceId(#[from] khal::UnknownDeviceId),
     /// An input file that could not be read.
-    #[error("cannot read '{}': {source}", path.display())]
+    #[error("cannot read {}: {source}", quote_path(path))]
     ReadFile {
         /// The file.
         path: PathBuf,
         /// Why.
         source: io::Error,
     },
+    /// A file that is no ring dump (empty, not whole descriptors, larger than any ring).
+    #[error("ring dump {} {source}", quote_path(path))]
+    Dump {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        source: crate::dump::DumpError,
+    },
+    /// A head or posted count that does not fit the dumped ring.
+    #[error("{0}")]
+    Walk(#[from] crate::cmd::ring::WalkError),
+    /// The decoded ring makes the engine fault (the decode on stdout shows where).
+    #[error("the engine faults: {0}")]
+    EngineFaults(neuron_emu::Fault),
+    /// A batch line too long to hold: the batch ends there.
+    #[error("{0}")]
+    BatchLine(crate::batch::BatchError),
+    /// Batch lines were refused (each has its `err` line on stdout, in place).
+    #[error(
+        "{failed} of {lines} batch line(s) refused; the first, line {first_line}: {first_reason}"
+    )]
+    BatchRefused {
+        /// Lines refused.
+        failed: u64,
+        /// Lines read.
+        lines: u64,
+        /// The first refused line (from 1).
+        first_line: u64,
+        /// Why it was refused.
+        first_reason: String,
+    },
     /// `--device PATH` leads to no device node.
     #[error(
         "no Neuron device at {} ({why}; leave --device out to use the built-in device model)",
-        path.display()
+        quote_path(path)
     )]
     NoDevice {
         /// The node looked for.
@@ -67,6 +100,15 @@ pub enum ToolError {
     /// Writing to stdout or reading stdin failed.
     #[error("i/o error: {0}")]
     Io(#[from] io::Error),
+}
+
+impl From<crate::batch::BatchError> for ToolError {
+    fn from(e: crate::batch::BatchError) -> Self {
+        match e {
+            crate::batch::BatchError::Io(e) => ToolError::Io(e),
+            e => ToolError::BatchLine(e),
+        }
+    }
 }
 
 impl ToolError {

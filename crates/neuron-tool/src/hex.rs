@@ -87,8 +87,8 @@ pub fn parse_desc(text: &str) -> Result<Descriptor, String> {
         }
         let v = hex_digit(c).ok_or_else(|| {
             format!(
-                "'{}' is not a hex digit (expected 32 hex digits, the 16 bytes in memory order)",
-                char::from(c).escape_default()
+                "{} is not a hex digit (expected 32 hex digits, the 16 bytes in memory order)",
+                crate::quote::quote(&[c])
             )
         })?;
         let byte = bytes

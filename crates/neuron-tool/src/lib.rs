@@ -10,14 +10,24 @@
 //! * [`abi_diff`]: `ioctl diff`, two driver releases' ABIs compared.
 //! * [`arch_select`]: the one place a run-time arch becomes a type.
 //! * [`error`]: [`ToolError`](error::ToolError), one sentence per failure.
+//! * [`quote`]: how a message shows user input (short, escaped).
+//! * [`dump`]: a ring dump, read within the largest ring's bound.
+//! * [`memory_bound`]: the sizes the built-in model may be asked for.
+//! * `fuzzing` (feature `test-utils`): the fuzz targets' bodies and invariants.
 
 pub mod abi_diff;
 pub mod arch_select;
 pub mod batch;
 pub mod cli;
 pub mod cmd;
+pub mod dump;
 pub mod error;
+#[cfg(feature = "test-utils")]
+pub mod fuzzing;
 pub mod hex;
+pub mod memory_bound;
 pub mod pattern;
+pub mod quote;
 pub mod size;
 pub mod summary;
+pub mod usage;

@@ -3,12 +3,18 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use clap::Parser;
-use neuron_tool::cli::Cli;
 use neuron_tool::error::ToolError;
+use neuron_tool::usage::{self, Parsed};
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match usage::parse(std::env::args_os()) {
+        Parsed::Run(cli) => cli,
+        Parsed::Shown(help) => help.exit(),
+        Parsed::Refused(line, status) => {
+            eprintln!("{line}");
+            return ExitCode::from(status);
+        }
+    };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let result = neuron_tool::cmd::run(&cli.command, std::io::stdin().lock(), &mut out)

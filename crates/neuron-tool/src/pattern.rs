@@ -36,9 +36,13 @@ impl Pattern {
         (i as u8).wrapping_mul(31) ^ (i >> 16) as u8
     }
 
-    /// All of it, for a caller that needs one slice (the register-level path).
+    /// All of it, for a caller that needs one slice (the register-level path); `None`
+    /// when the host cannot allocate it (never an abort).
     pub fn to_vec(&self) -> Option<Vec<u8>> {
-        let mut v = vec![0u8; usize::try_from(self.len).ok()?];
+        let len = usize::try_from(self.len).ok()?;
+        let mut v = Vec::new();
+        v.try_reserve_exact(len).ok()?;
+        v.resize(len, 0);
         self.fill(0, &mut v);
         Some(v)
     }
@@ -99,5 +103,7 @@ mod tests {
         assert_ne!(Pattern::byte(0), Pattern::byte(1));
         assert_ne!(Pattern::byte(5), Pattern::byte(5 + (1 << 16)));
         assert_eq!(Pattern::new(4).to_vec().unwrap(), vec![0, 31, 62, 93]);
+        // More than any allocator gives: refused, not an abort.
+        assert_eq!(Pattern::new(u64::MAX / 2).to_vec(), None);
     }
 }

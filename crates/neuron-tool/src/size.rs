@@ -1,5 +1,7 @@
 //! Human byte sizes: `4096`, `0x1000`, `64KiB`, `1MiB`, `2GiB`, `64K`, `1M`.
 
+use crate::quote::quote_str;
+
 /// Parses a byte count. Binary suffixes (`KiB`, `MiB`, `GiB`, and the short `K`, `M`, `G`)
 /// multiply by powers of 1024; a bare number may be decimal or `0x` hex.
 ///
@@ -10,15 +12,22 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         return Err("empty size".into());
     }
     if let Some(hex) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        return u64::from_str_radix(hex, 16)
-            .map_err(|_| format!("'{text}' is not a valid hex size"));
+        // Digits only: `from_str_radix` alone would also take a leading `+`.
+        return hex
+            .bytes()
+            .all(|b| b.is_ascii_hexdigit())
+            .then(|| u64::from_str_radix(hex, 16).ok())
+            .flatten()
+            .ok_or_else(|| format!("{} is not a valid hex size", quote_str(text)));
     }
     let digits_end = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
     let (num, suffix) = t.split_at(digits_end);
     if num.is_empty() {
-        return Err(format!("'{text}' does not start with a number"));
+        return Err(format!("{} does not start with a number", quote_str(text)));
     }
-    let n: u64 = num.parse().map_err(|_| format!("'{text}' is too large"))?;
+    let n: u64 = num
+        .parse()
+        .map_err(|_| format!("{} is too large", quote_str(text)))?;
     let shift = match suffix.trim().to_ascii_lowercase().as_str() {
         "" | "b" => 0,
         "k" | "kib" | "kb" => 10,
@@ -26,12 +35,14 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         "g" | "gib" | "gb" => 30,
         other => {
             return Err(format!(
-                "unknown size suffix '{other}' in '{text}' (use KiB, MiB or GiB)"
+                "unknown size suffix {} in {} (use KiB, MiB or GiB)",
+                quote_str(other),
+                quote_str(text)
             ));
         }
     };
     n.checked_mul(1u64 << shift)
-        .ok_or_else(|| format!("'{text}' is too large"))
+        .ok_or_else(|| format!("{} is too large", quote_str(text)))
 }
 
 #[cfg(test)]
@@ -65,5 +76,8 @@ mod tests {
                 .contains("too large")
         );
         assert!(parse_size("0xZZ").unwrap_err().contains("hex"));
+        // No sign, in either form (the sign the ioctl_decode fuzz target found in parse_u64).
+        assert!(parse_size("0x+10").unwrap_err().contains("hex"));
+        assert!(parse_size("+10").unwrap_err().contains("number"));
     }
 }

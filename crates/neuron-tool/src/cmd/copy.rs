@@ -14,7 +14,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use khal::{Arch, Generation};
+use khal::Generation;
 use ndl_abi::{DEVICE_INFO, RESOURCE_MMAP_INFO};
 use ndl_copy::register_level::{self, RegisterOptions};
 use ndl_copy::{self as copy, CopyError, CopyOptions, CopyReport, Delivery, QueueChoice};
@@ -23,10 +23,12 @@ use ndl_std::{DeviceHandle, Errno, Kernel, Ndl};
 use neuron_emu::MemoryConfig;
 use udma_desc::QueueId;
 
-use crate::arch_select::{ArchVisitor, Supported, dispatch};
+use crate::arch_select::Supported;
 use crate::cli::{BarrierName, CopyArgs, DeliveryName};
 use crate::error::{Result, ToolError};
+use crate::memory_bound::{self, HostMemory};
 use crate::pattern::Pattern;
+use crate::quote::{quote_path, quote_str};
 use crate::summary::CopySummary;
 
 /// What summaries and errors call the built-in target.
@@ -95,27 +97,24 @@ pub fn plan(args: &CopyArgs) -> Result<Plan> {
 /// The emulated kernel the built-in target runs on: one device of generation `g` at
 /// `/dev/neuron0`, executing each doorbell as it is written, with host memory and HBM
 /// channels sized for a copy of `size` bytes with rings of `ring_size` descriptors.
-/// `privileged` serves the register windows the register-level path maps.
+/// `privileged` serves the register windows the register-level path maps. A size above one
+/// HBM channel of the arch, or whose bytes the copy writes exceed what the machine has
+/// available, is refused before anything is allocated ([`memory_bound::check_copy`]).
 pub fn model_kernel(
     g: Generation,
     size: u64,
     ring_size: u32,
     privileged: bool,
 ) -> Result<EmulatedKernel> {
-    struct HbmChannel;
-    impl ArchVisitor for HbmChannel {
-        type Output = (u64, &'static str);
-        fn visit<A: Arch>(self) -> Self::Output {
-            (A::SCALARS.hbm_active_size, A::CODE_NAME)
-        }
-    }
-    let (max, arch) = dispatch(g, HbmChannel)?;
-    if size > max {
-        return Err(ToolError::BadArgument(format!(
-            "a copy of {size} bytes does not fit one HBM channel of {arch} ({max} bytes)"
-        )));
-    }
     let ring_bytes = u64::from(ring_size) * udma_desc::DESC_BYTES as u64;
+    // The copy writes its source and destination chunks and both rings into the model
+    // (the_model_holds_the_two_chunks_and_the_rings_only); the register-level path also
+    // holds the whole source in the tool.
+    let copies = if privileged { 3 } else { 2 };
+    let written = size
+        .saturating_mul(copies)
+        .saturating_add(2 * ring_bytes + MODEL_SLACK);
+    memory_bound::check_copy(g, size, written, HostMemory::read())?;
     let config = DeviceConfig {
         memory: MemoryConfig {
             hbm_bytes_per_channel: size.saturating_add(MODEL_SLACK),
@@ -146,8 +145,9 @@ pub fn locate(path: &Path) -> Result<(PathBuf, u32)> {
         Some(d) => {
             let index = d.parse::<u32>().map_err(|_| {
                 ToolError::BadArgument(format!(
-                    "device index '{d}' in '{}' is too large",
-                    path.display()
+                    "device index {} in {} is too large",
+                    quote_str(d),
+                    quote_path(path)
                 ))
             })?;
             let root = path
@@ -157,8 +157,8 @@ pub fn locate(path: &Path) -> Result<(PathBuf, u32)> {
             Ok((root.to_path_buf(), index))
         }
         None if path.exists() => Err(ToolError::BadArgument(format!(
-            "'{}' is neither a Neuron device node (neuronN) nor a directory holding them",
-            path.display()
+            "{} is neither a Neuron device node (neuronN) nor a directory holding them",
+            quote_path(path)
         ))),
         None => Err(ToolError::NoDevice {
             path: path.to_path_buf(),
@@ -338,8 +338,8 @@ mod tests {
     #[test]
     fn other_paths_are_refused_in_words() {
         for (path, want) in [
-            ("/dev/neuron", "no Neuron device at /dev/neuron"),
-            ("/dev/neuronx1", "no Neuron device at /dev/neuronx1"),
+            ("/dev/neuron", "no Neuron device at '/dev/neuron'"),
+            ("/dev/neuronx1", "no Neuron device at '/dev/neuronx1'"),
             ("/dev/neuron99999999999", "device index '99999999999'"),
             ("/dev/null", "is neither a Neuron device node"),
         ] {

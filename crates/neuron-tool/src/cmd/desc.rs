@@ -37,7 +37,7 @@ fn ring_id(name: &str, v: Option<u32>) -> Result<RingId> {
 pub fn build(args: &DescBuildArgs, input: impl Read, out: &mut impl Write) -> Result<()> {
     struct Batch<'a, R, W>(R, &'a mut W);
     impl<R: Read, W: Write> ArchVisitor for Batch<'_, R, W> {
-        type Output = std::io::Result<crate::batch::BatchStats>;
+        type Output = Result<crate::batch::BatchStats, crate::batch::BatchError>;
         fn visit<A: Arch>(self) -> Self::Output {
             crate::batch::run::<A, _, _>(self.0, self.1)
         }
@@ -52,8 +52,16 @@ pub fn build(args: &DescBuildArgs, input: impl Read, out: &mut impl Write) -> Re
 
     let g = args.arch.generation();
     if args.batch {
-        dispatch(g, Batch(input, out))??;
-        return Ok(());
+        let stats = dispatch(g, Batch(input, out))??;
+        return match stats.first_err {
+            None => Ok(()),
+            Some((first_line, first_reason)) => Err(ToolError::BatchRefused {
+                failed: stats.err,
+                lines: stats.lines,
+                first_line,
+                first_reason,
+            }),
+        };
     }
     let tx = ring_id("tx-ring", args.tx_ring)?;
     let rx = ring_id("rx-ring", args.rx_ring)?;

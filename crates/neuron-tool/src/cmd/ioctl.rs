@@ -43,7 +43,8 @@ pub fn run(cmd: &IoctlCommand, out: &mut impl Write) -> Result<()> {
     Ok(())
 }
 
-fn decode(release: Release, code: u32, out: &mut impl Write) -> Result<()> {
+/// `ioctl decode REQ`: the request's fields, then its name or why it has none, in `release`.
+pub fn decode(release: Release, code: u32, out: &mut impl Write) -> Result<()> {
     let d = release.abi().decode(code);
     let ty = d.ty();
     let ty_text = if ty.is_ascii_graphic() {

@@ -8,6 +8,11 @@
 //! A dump has no tail pointer: unless `--posted` says how many descriptors the doorbells
 //! handed over, the posted ones are those whose ring id is the phase the engine expects at
 //! their slot (`engine_walk::phase_scan`: what software wrote for this lap).
+//!
+//! Input is bounded before anything is walked: the dump by [`crate::dump`] (at most the
+//! largest ring), the head by the ring, and the posted count by the ring's size (the
+//! engine's tail is never more than one ring ahead of its head), so a walk takes at most
+//! one pass over the ring whatever the flags say.
 
 use std::fmt;
 use std::io::Write;
@@ -16,10 +21,11 @@ use khal::Arch;
 use khal::udma::EngineParams;
 use neuron_emu::engine_walk::{self, Pending, PhaseScan, RingPos, WalkRules};
 use neuron_emu::{Fault, rules_after_init};
-use udma_desc::{DESC_BYTES, Decoded, Descriptor, Direction, Ring, RingDump, RingId};
+use udma_desc::{DESC_BYTES, Decoded, Descriptor, Direction, RING_MAX_SIZE, Ring, RingId};
 
 use crate::arch_select::{ArchVisitor, dispatch};
 use crate::cli::RingDecodeArgs;
+use crate::dump::{ReadDumpError, parse_dump, read_dump};
 use crate::error::{Result, ToolError};
 
 /// What the engine does at a slot.
@@ -90,22 +96,96 @@ impl fmt::Display for Outcome {
     }
 }
 
-/// Marks `n` slots from `from` (in engine order) with `mark(order)`.
-fn mark_run(marks: &mut [Mark], from: RingPos, n: u32, len: u32, mut mark: impl FnMut() -> Mark) {
+/// Why a dump cannot be walked with the given head and posted count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WalkError {
+    /// No descriptor to walk.
+    #[error("the ring holds no descriptor")]
+    Empty,
+    /// More descriptors than the largest ring.
+    #[error("a ring of {slots} descriptors is larger than the largest ring ({RING_MAX_SIZE})")]
+    TooLarge {
+        /// Descriptors given.
+        slots: usize,
+    },
+    /// The head is not a slot of the ring.
+    #[error("--head {head} is outside the ring of {slots} descriptors")]
+    Head {
+        /// The head slot.
+        head: u32,
+        /// Ring length.
+        slots: u32,
+    },
+    /// More posted than the ring holds.
+    #[error(
+        "--posted {posted} is more than the ring's {slots} descriptors (the engine's tail is \
+         at most one ring ahead of its head; the driver refuses a doorbell count above the \
+         ring size)"
+    )]
+    Posted {
+        /// The count asked.
+        posted: u64,
+        /// Ring length.
+        slots: u32,
+    },
+    /// A count of the walk does not fit its type (never, within the bounds above).
+    #[error("the walk's count of {0} overflowed")]
+    Overflow(&'static str),
+}
+
+/// Marks `n` slots from `from` (in engine order) with `mark(i)`, `i` counting from 0.
+fn mark_run(
+    marks: &mut [Mark],
+    from: RingPos,
+    n: u32,
+    len: u32,
+    mut mark: impl FnMut(u32) -> Mark,
+) {
     let mut pos = from;
-    for _ in 0..n {
+    for i in 0..n {
         if let Some(m) = usize::try_from(pos.index)
             .ok()
             .and_then(|i| marks.get_mut(i))
         {
-            *m = mark();
+            *m = mark(i);
         }
         pos = pos.advanced(1, len);
     }
 }
 
+/// The engine order of the `i`-th of `n` descriptors taken after `before` (from 1).
+fn taken(before: u32, i: u32) -> Mark {
+    Mark::Taken {
+        order: before.saturating_add(i).saturating_add(1),
+    }
+}
+
+/// Checks what [`analyse`] is given: the ring length, the head in it, the posted count at
+/// most the ring. Returns the ring length.
+fn check_walk(descs: &[Descriptor], head: RingPos, posted: Option<u64>) -> Result<u32, WalkError> {
+    let slots = u32::try_from(descs.len())
+        .ok()
+        .filter(|&n| n <= RING_MAX_SIZE)
+        .ok_or(WalkError::TooLarge { slots: descs.len() })?;
+    if slots == 0 {
+        return Err(WalkError::Empty);
+    }
+    if head.index >= slots {
+        return Err(WalkError::Head {
+            head: head.index,
+            slots,
+        });
+    }
+    match posted {
+        Some(posted) if posted > u64::from(slots) => Err(WalkError::Posted { posted, slots }),
+        _ => Ok(slots),
+    }
+}
+
 /// Walks `descs` as the engine would from `head`, with `posted` descriptors handed over
-/// (default: what the phase scan finds), under `rules`.
+/// (default: what the phase scan finds), under `rules`. Refuses an empty ring, one above
+/// the largest ring, a head outside it and more posted than it holds ([`WalkError`]); the
+/// walk then visits each slot at most once.
 ///
 /// ```
 /// use khal::udma::EngineParams;
@@ -120,7 +200,7 @@ fn mark_run(marks: &mut [Mark], from: RingPos, n: u32, len: u32, mut mark: impl 
 ///     Descriptor::from_words([0x0900_0010, 0, 0, 0]),
 ///     Descriptor::from_words([0x0c00_0010, 0, 0, 0]),
 /// ];
-/// let r = analyse(&ring, Direction::Tx, RingPos::RESET, None, &rules);
+/// let r = analyse(&ring, Direction::Tx, RingPos::RESET, None, &rules)?;
 /// assert_eq!((r.posted, r.taken), (2, 1));
 /// assert_eq!(r.marks[1], Mark::Fault);
 /// assert_eq!(r.marks[2], Mark::Stop { expected: RingId::INITIAL });
@@ -133,8 +213,8 @@ pub fn analyse(
     head: RingPos,
     posted: Option<u64>,
     rules: &WalkRules,
-) -> RingReport {
-    let len = engine_walk::DescSource::slots(descs);
+) -> Result<RingReport, WalkError> {
+    let len = check_walk(descs, head, posted)?;
     let scan = engine_walk::phase_scan(descs, dir, head);
     let posted = posted.unwrap_or(u64::from(scan.count));
     let mut r = RingReport {
@@ -160,7 +240,6 @@ pub fn analyse(
     }
     let mut pos = head;
     let mut left = posted;
-    let mut order = 0u32;
     let fault_at = |r: &mut RingReport, f: Fault, packet_head: RingPos| {
         let slot = f.slot().unwrap_or(packet_head.index);
         if let Some(m) = usize::try_from(slot).ok().and_then(|i| r.marks.get_mut(i)) {
@@ -168,24 +247,25 @@ pub fn analyse(
         }
         r.outcome = Outcome::Faults(f);
     };
+    let overflow = WalkError::Overflow;
     match dir {
         Direction::Tx => {
             while left > 0 {
                 match engine_walk::tx_packet(descs, pos, left, rules, |_| {}) {
                     Ok(Ok(p)) => {
-                        mark_run(&mut r.marks, pos, p.descs, len, || {
-                            order += 1;
-                            Mark::Taken { order }
-                        });
-                        r.taken += p.descs;
-                        r.packets += 1;
-                        r.bytes += p.bytes;
-                        left -= u64::from(p.descs);
+                        let before = r.taken;
+                        mark_run(&mut r.marks, pos, p.descs, len, |i| taken(before, i));
+                        r.taken = r.taken.checked_add(p.descs).ok_or(overflow("taken"))?;
+                        r.packets = r.packets.checked_add(1).ok_or(overflow("packets"))?;
+                        r.bytes = r.bytes.checked_add(p.bytes).ok_or(overflow("bytes"))?;
+                        left = left
+                            .checked_sub(u64::from(p.descs))
+                            .ok_or(overflow("posted"))?;
                         pos = p.end;
                     }
                     Ok(Err(wait)) => {
                         if let Pending::TxIncomplete { descs } = wait {
-                            mark_run(&mut r.marks, pos, descs, len, || Mark::Waiting);
+                            mark_run(&mut r.marks, pos, descs, len, |_| Mark::Waiting);
                         }
                         r.outcome = Outcome::Waits(wait);
                         break;
@@ -199,13 +279,10 @@ pub fn analyse(
         }
         Direction::Rx => {
             // RX descriptors have no framing: the posted ones are buffers taken in order.
-            let count = u32::try_from(left).unwrap_or(u32::MAX);
+            let count = u32::try_from(left).map_err(|_| overflow("posted"))?;
             match engine_walk::rx_buffers(descs, pos, left, count, 0, rules, |_| {}) {
                 Ok(Ok(b)) => {
-                    mark_run(&mut r.marks, pos, b.descs, len, || {
-                        order += 1;
-                        Mark::Taken { order }
-                    });
+                    mark_run(&mut r.marks, pos, b.descs, len, |i| taken(0, i));
                     r.taken = b.descs;
                     r.bytes = b.capacity;
                 }
@@ -214,7 +291,7 @@ pub fn analyse(
             }
         }
     }
-    r
+    Ok(r)
 }
 
 /// One descriptor on one line: the control word by field, the other words raw
@@ -264,27 +341,32 @@ impl ArchVisitor for Rules {
 }
 
 /// `ring decode FILE --arch A [--rx] [--phase P] [--head H] [--posted N]`.
+///
+/// Prints the decode and succeeds when the engine takes every posted descriptor or waits
+/// for more; prints it and fails with the fault when the engine would fault; refuses a
+/// file that is no ring dump ([`crate::dump::DumpError`]) and flags outside the ring
+/// ([`WalkError`]) before printing anything.
 pub fn decode(args: &RingDecodeArgs, out: &mut impl Write) -> Result<()> {
-    let bytes = std::fs::read(&args.file).map_err(|source| ToolError::ReadFile {
-        path: args.file.clone(),
-        source,
-    })?;
     let phase = u8::try_from(args.phase)
         .ok()
         .and_then(|p| RingId::new(p).ok())
         .ok_or_else(|| {
             ToolError::BadArgument(format!("--phase {} is not a ring id (0..3)", args.phase))
         })?;
-    let dump = RingDump::new(&bytes);
-    let trailing = dump.remainder().len();
-    let descs: Vec<Descriptor> = dump.collect();
-    if !descs.is_empty() && usize::try_from(args.head).map_or(true, |h| h >= descs.len()) {
-        return Err(ToolError::BadArgument(format!(
-            "--head {} is outside the ring of {} descriptors",
-            args.head,
-            descs.len()
-        )));
-    }
+    let dump_error = |source| ToolError::Dump {
+        path: args.file.clone(),
+        source,
+    };
+    let descs = {
+        let bytes = read_dump(&args.file).map_err(|e| match e {
+            ReadDumpError::Io(source) => ToolError::ReadFile {
+                path: args.file.clone(),
+                source,
+            },
+            ReadDumpError::Dump(e) => dump_error(e),
+        })?;
+        parse_dump(&bytes).map_err(dump_error)?
+    };
     let dir = if args.rx {
         Direction::Rx
     } else {
@@ -296,7 +378,7 @@ pub fn decode(args: &RingDecodeArgs, out: &mut impl Write) -> Result<()> {
         index: args.head,
         ring_id: phase,
     };
-    let report = analyse(&descs, dir, head, args.posted, &rules);
+    let report = analyse(&descs, dir, head, args.posted, &rules)?;
 
     writeln!(
         out,
@@ -304,7 +386,7 @@ pub fn decode(args: &RingDecodeArgs, out: &mut impl Write) -> Result<()> {
          {} descriptors and {} bytes per packet",
         args.file.display(),
         descs.len(),
-        bytes.len(),
+        descs.len() * DESC_BYTES,
         rules.max_descs_per_packet,
         rules.max_packet_bytes,
     )?;
@@ -324,6 +406,21 @@ pub fn decode(args: &RingDecodeArgs, out: &mut impl Write) -> Result<()> {
             " (ring ids of this lap)"
         }
     )?;
+    write_report(out, &descs, dir, &report)?;
+    match report.outcome {
+        Outcome::Faults(f) => Err(ToolError::EngineFaults(f)),
+        Outcome::Done | Outcome::Waits(_) => Ok(()),
+    }
+}
+
+/// The slot table of `report` (one line per descriptor of `descs`, read as `dir`) and its
+/// summary: what the engine takes and how the walk ends.
+pub fn write_report(
+    out: &mut impl Write,
+    descs: &[Descriptor],
+    dir: Direction,
+    report: &RingReport,
+) -> std::io::Result<()> {
     writeln!(out, "slot  engine    descriptor")?;
     for (slot, (d, mark)) in descs.iter().zip(&report.marks).enumerate() {
         let m = match *mark {
@@ -355,12 +452,6 @@ pub fn decode(args: &RingDecodeArgs, out: &mut impl Write) -> Result<()> {
             "the fault latches cause bit {:#010x} of the {:#} error group",
             f.cause_bit(),
             f.direction()
-        )?;
-    }
-    if trailing != 0 {
-        writeln!(
-            out,
-            "the dump ends with a partial descriptor of {trailing} bytes (not a multiple of {DESC_BYTES})"
         )?;
     }
     Ok(())
@@ -398,6 +489,7 @@ mod tests {
             None,
             &rules::<Cayman>(),
         )
+        .unwrap()
     }
 
     fn at(index: u32, ring_id: RingId) -> RingPos {
@@ -428,13 +520,13 @@ mod tests {
             tx(1, true, true),
             tx(1, true, true),
         ];
-        let r = analyse(&ring, Direction::Tx, at(2, RID1), None, &rules::<Cayman>());
+        let r = analyse(&ring, Direction::Tx, at(2, RID1), None, &rules::<Cayman>()).unwrap();
         assert_eq!((r.taken, r.scan.stop), (4, None));
         assert_eq!(r.marks[2], Mark::Taken { order: 1 });
         assert_eq!(r.marks[0], Mark::Taken { order: 3 });
         // Without the flip the engine would stop at slot 0.
         let ring = [tx(1, true, true), tx(1, true, true)];
-        let r = analyse(&ring, Direction::Tx, at(1, RID1), None, &rules::<Cayman>());
+        let r = analyse(&ring, Direction::Tx, at(1, RID1), None, &rules::<Cayman>()).unwrap();
         assert_eq!(
             (r.taken, r.marks[0]),
             (
@@ -467,7 +559,8 @@ mod tests {
             RingPos::RESET,
             Some(3),
             &rules::<Cayman>(),
-        );
+        )
+        .unwrap();
         assert_eq!(
             r.outcome,
             Outcome::Faults(Fault::TxRingId {
@@ -497,7 +590,8 @@ mod tests {
             RingPos::RESET,
             None,
             &rules::<Sunda>(),
-        );
+        )
+        .unwrap();
         assert_eq!((v2.outcome, v2.packets), (Outcome::Done, 1));
     }
 
@@ -548,8 +642,57 @@ mod tests {
             RingPos::RESET,
             None,
             &rules::<Cayman>(),
-        );
+        )
+        .unwrap();
         assert_eq!((r.taken, r.bytes, r.outcome), (2, 8192, Outcome::Done));
         assert_eq!(r.marks[2], Mark::Stop { expected: RID1 });
+    }
+
+    /// A META | FIRST | LAST descriptor: a packet of its own with no data, which the phase
+    /// check skips, so only the posted count can end a walk over a ring of them.
+    fn meta_packet() -> Descriptor {
+        let c = TxLenCtrl::new()
+            .with_meta(true)
+            .with_first(true)
+            .with_last(true);
+        Descriptor::from_words([c.into_bits(), 0, 0, 0])
+    }
+
+    #[test]
+    fn posted_is_bounded_by_the_ring_so_the_walk_is_one_pass() {
+        let ring = vec![meta_packet(); 32];
+        let v3 = rules::<Cayman>();
+        let at_most = analyse(&ring, Direction::Tx, RingPos::RESET, Some(32), &v3).unwrap();
+        assert_eq!((at_most.taken, at_most.packets), (32, 32));
+        assert_eq!(at_most.marks[31], Mark::Taken { order: 32 });
+        // Past the ring, and far past 2^32 (where the counters used to wrap): refused.
+        for posted in [33, 5_000_000_000, u64::MAX] {
+            assert_eq!(
+                analyse(&ring, Direction::Tx, RingPos::RESET, Some(posted), &v3),
+                Err(WalkError::Posted { posted, slots: 32 })
+            );
+            assert_eq!(
+                analyse(&ring, Direction::Rx, RingPos::RESET, Some(posted), &v3),
+                Err(WalkError::Posted { posted, slots: 32 })
+            );
+        }
+    }
+
+    #[test]
+    fn a_walk_needs_a_ring_and_a_head_on_it() {
+        let v3 = rules::<Cayman>();
+        assert_eq!(
+            analyse(&[], Direction::Tx, RingPos::RESET, None, &v3),
+            Err(WalkError::Empty)
+        );
+        let ring = [tx(1, true, true); 4];
+        assert_eq!(
+            analyse(&ring, Direction::Tx, at(4, RID1), None, &v3),
+            Err(WalkError::Head { head: 4, slots: 4 })
+        );
+        assert_eq!(
+            WalkError::Head { head: 4, slots: 4 }.to_string(),
+            "--head 4 is outside the ring of 4 descriptors"
+        );
     }
 }

@@ -11,10 +11,13 @@ use ndl_fuse::{EmulatedBackend, Server, Termination};
 
 use crate::cli::ServeArgs;
 use crate::error::{Result, ToolError};
+use crate::memory_bound::{self, HostMemory};
 
-/// Runs the server until SIGINT/SIGTERM.
+/// Runs the server until SIGINT/SIGTERM. `--memory` is checked first
+/// ([`memory_bound::check_serve`]): the arch's HBM channel, and what the machine can back.
 pub fn run(a: &ServeArgs, out: &mut impl Write) -> Result<()> {
     let generation = a.arch.generation();
+    memory_bound::check_serve(generation, a.memory, HostMemory::read())?;
     let fail = |why: String| ToolError::Device {
         device: a.mount.display().to_string(),
         why,
