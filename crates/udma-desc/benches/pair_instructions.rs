@@ -12,10 +12,19 @@
 //! per pair, the loop's own work included (ack per lap, read-back where the peer does it).
 //! Run by `cargo bench` (no loop named), it builds one cycle through each loop and checks
 //! that the Rust rings hold the bytes the shared peer's rings hold.
+//!
+//! `<binary> alternate 300` times 300 rounds of one cycle through each loop in turn (peer,
+//! single, batch, store floor) and prints the minimum and median per pair of each with its
+//! ratio to the peer: on a shared machine whose load swings between criterion's
+//! measurements, rounds side by side keep the comparison fair.
 
 mod pair_loops;
 
-use pair_loops::{CYCLE, Cycle, RING, cycle_request, ring_pair, rust_batch_run, rust_single_run};
+use std::time::Instant;
+
+use pair_loops::{
+    CYCLE, Cycle, RING, cycle_request, ring_pair, rust_batch_run, rust_single_run, store_floor_run,
+};
 use udma_c_peer::BuildPeer;
 use udma_desc::Descriptor;
 
@@ -38,7 +47,11 @@ fn main() {
             let reqs: Vec<_> = (0..pairs).map(cycle_request).collect();
             rust_batch_run(&mut pair, &reqs).expect("refused");
         }
-        Some(other) => panic!("unknown loop {other:?}: shared, single or batch"),
+        Some("alternate") => {
+            alternate(&mut shared, &mut pair, cycles);
+            return;
+        }
+        Some(other) => panic!("unknown loop {other:?}: shared, single, batch or alternate"),
         None => {
             let a = shared.run(CYCLE).expect("shared");
             let b = rust_single_run(&mut pair, &mut Cycle::default(), CYCLE).expect("single");
@@ -54,4 +67,50 @@ fn main() {
         }
     }
     println!("{pairs} pairs");
+}
+
+/// `rounds` rounds of one cycle through each loop in turn; min and median ns per pair.
+fn alternate(shared: &mut BuildPeer, pair: &mut pair_loops::Pair<'_>, rounds: u64) {
+    let reqs: Vec<_> = (0..CYCLE).map(cycle_request).collect();
+    let (mut ftx, mut frx) = (vec![Descriptor::ZERO; RING], vec![Descriptor::ZERO; RING]);
+    let mut cycle = Cycle::default();
+    let mut t: [Vec<f64>; 4] = Default::default();
+    let per_pair = |start: Instant| start.elapsed().as_nanos() as f64 / CYCLE as f64;
+    for _ in 0..rounds.max(1) {
+        let s = Instant::now();
+        std::hint::black_box(shared.run(CYCLE).expect("shared"));
+        t[0].push(per_pair(s));
+        let s = Instant::now();
+        std::hint::black_box(rust_single_run(pair, &mut cycle, CYCLE).expect("single"));
+        t[1].push(per_pair(s));
+        pair.ack_exclusive(cycle.since).expect("ack");
+        cycle.since = 0;
+        let s = Instant::now();
+        rust_batch_run(pair, std::hint::black_box(&reqs)).expect("batch");
+        t[2].push(per_pair(s));
+        let s = Instant::now();
+        store_floor_run(&mut ftx, &mut frx, std::hint::black_box(&reqs));
+        t[3].push(per_pair(s));
+    }
+    for v in &mut t {
+        v.sort_by(f64::total_cmp);
+    }
+    let (min, med) = (|v: &Vec<f64>| v[0], |v: &Vec<f64>| v[v.len() / 2]);
+    for (name, v) in [
+        "shared peer",
+        "copy_prepare_one",
+        "copy_prepare_batch",
+        "store floor",
+    ]
+    .iter()
+    .zip(&t)
+    {
+        println!(
+            "{name:18} min {:.3} ns/pair med {:.3} | peer/this min {:.2} med {:.2}",
+            min(v),
+            med(v),
+            min(&t[0]) / min(v),
+            med(&t[0]) / med(v)
+        );
+    }
 }
