@@ -1,10 +1,22 @@
-//! Compiles the C peer with the C compiler's `-O2`, as a straightforward C user would.
+//! Compiles both C peers with the C compiler's `-O2`, as a straightforward C user would (the
+//! shared peer's README builds it with `gcc -O2`).
 fn main() {
-    println!("cargo::rerun-if-changed=c/peer.c");
-    println!("cargo::rerun-if-changed=c/peer.h");
+    for f in [
+        "c/peer.c",
+        "c/peer.h",
+        "c/c_peer_build.c",
+        "c/build_run.c",
+        "c/build_run.h",
+    ] {
+        println!("cargo::rerun-if-changed={f}");
+    }
     cc::Build::new()
         .file("c/peer.c")
+        .file("c/build_run.c")
         .opt_level(2)
+        // `gcc -O2` as the shared peer's README builds it: no forced frame pointer (cc's
+        // default with debug info), which would take a register from the loop.
+        .force_frame_pointer(false)
         .warnings(true)
         .extra_warnings(true)
         .compile("udma_c_peer");

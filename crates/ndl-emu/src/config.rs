@@ -1,6 +1,7 @@
 //! How an emulated device is built: generation, PCI identity, memory, execution.
 
 use khal::Generation;
+use ndl_std::Errno;
 use neuron_emu::{MapError, MemoryConfig};
 
 /// Host physical address of the host memory of [`DeviceConfig::numbered`] devices.
@@ -128,4 +129,17 @@ pub enum BuildError {
         /// The device index.
         index: u32,
     },
+}
+
+impl BuildError {
+    /// The errno the failure answers where the driver has one: ENOMEM when the host has no
+    /// memory for a device's memory map (a `--memory` larger than the host maps). The
+    /// model's regions are mapped when the kernel is built, so this is where an oversized
+    /// memory is refused, as a value, never as an abort.
+    pub fn errno(&self) -> Option<Errno> {
+        match self {
+            Self::Memory { source, .. } if source.host_errno().is_some() => Some(Errno::NOMEM),
+            _ => None,
+        }
+    }
 }

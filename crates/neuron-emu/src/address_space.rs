@@ -1,6 +1,6 @@
 //! The memory the engines reach with 64-bit DMA addresses: device HBM and host DRAM regions.
 //!
-//! Each region owns a zero-initialised byte buffer (allocated zeroed, so the host OS commits
+//! Each region owns a zero-initialised byte buffer (an anonymous mapping, so the host OS commits
 //! pages only when they are touched: a large nominal region costs nothing until used). All
 //! accesses are bounds-checked: a range must lie inside one region, otherwise the access is a
 //! [`BusError`] and no byte is read or written. The engine's data path copies whole slices
@@ -16,6 +16,9 @@ use std::collections::BTreeMap;
 use crate::allocator::RangeAllocator;
 use crate::error::{AllocError, BusError, MapError};
 use crate::page_aligned::PageAligned;
+
+/// ENOMEM (asm-generic/errno-base.h).
+const ENOMEM: i32 = 12;
 
 /// What kind of memory a region models.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -267,8 +270,13 @@ impl AddressSpace {
                 other: other.name.clone(),
             });
         }
-        let Some(bytes) = PageAligned::zeroed(len) else {
-            return Err(MapError::Overflow { name, base, size });
+        let bytes = match PageAligned::zeroed(len) {
+            Ok(bytes) => bytes,
+            // An error without an errno is none the mapping can give; say ENOMEM.
+            Err(e) => {
+                let errno = e.raw_os_error().unwrap_or(ENOMEM);
+                return Err(MapError::NoMemory { name, size, errno });
+            }
         };
         self.bounds.push((base, size));
         self.regions.push(Region {
@@ -515,7 +523,9 @@ impl AddressSpace {
 
     /// Like [`AddressSpace::alloc`], but the new allocation reads as zeros (no stale bytes of an
     /// earlier owner). Only the part below the region's write high-water mark is cleared: the
-    /// rest was never written, so fresh memory is handed out without touching a byte.
+    /// rest was never written, so fresh memory is handed out without a memset, committed by
+    /// the host in one call when it is large (as the driver's MEM_ALLOC hands out committed
+    /// memory), rather than a page fault at a time as it is first touched.
     ///
     /// ```
     /// use neuron_emu::{AddressSpace, RegionKind, RegionSpec};
@@ -549,6 +559,12 @@ impl AddressSpace {
         if let Some(dirty) = r.bytes.get_mut(start..end) {
             dirty.fill(0);
         }
+        // The rest was never written: commit it in one call, not a fault per page.
+        let fresh = end.max(start);
+        let stop = start
+            .saturating_add(usize::try_from(size).unwrap_or(usize::MAX))
+            .min(r.bytes.len());
+        r.bytes.prefault(fresh, stop.saturating_sub(fresh));
         Ok(addr)
     }
 
@@ -646,6 +662,25 @@ mod tests {
             m.map(spec(0x3000, 0x10)).is_ok(),
             "touching is not overlapping"
         );
+    }
+
+    #[test]
+    fn a_region_the_host_cannot_back_is_an_error_not_an_abort() {
+        let mut m = space();
+        // 2^62 bytes: more than any host maps; mmap(2) answers ENOMEM (12).
+        let e = m
+            .map(RegionSpec::new("huge", RegionKind::Host, 1 << 62, 1 << 62))
+            .unwrap_err();
+        assert_eq!(
+            e,
+            MapError::NoMemory {
+                name: "huge".into(),
+                size: 1 << 62,
+                errno: 12
+            }
+        );
+        assert_eq!(e.host_errno(), Some(12));
+        assert_eq!(m.regions().len(), 2, "nothing was added");
     }
 
     #[test]

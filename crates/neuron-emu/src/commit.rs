@@ -30,6 +30,26 @@ impl Tally {
         self.rx_ordering += u64::from(p.rx.ordering);
         self.rx_interrupts += u64::from(p.rx.interrupts);
     }
+
+    /// Counts `packets` single packets of `bytes` in all that asked for no ordering and no
+    /// interrupt (and carried no META descriptor).
+    #[inline(always)]
+    pub(crate) fn add_plain(&mut self, packets: u64, bytes: u64) {
+        self.packets += packets;
+        self.bytes += bytes;
+    }
+
+    /// Adds the counts of `other`.
+    #[inline]
+    pub(crate) fn merge(&mut self, other: &Tally) {
+        self.packets += other.packets;
+        self.bytes += other.bytes;
+        self.tx_metas += other.tx_metas;
+        self.tx_ordering += other.tx_ordering;
+        self.tx_interrupts += other.tx_interrupts;
+        self.rx_ordering += other.rx_ordering;
+        self.rx_interrupts += other.rx_interrupts;
+    }
 }
 
 /// Where the packets left a ring: descriptors consumed and the new head.

@@ -51,6 +51,28 @@ pub enum MapError {
         /// Name of the region it collides with.
         other: String,
     },
+    /// The host would not give the region its memory (mmap(2) refused the anonymous
+    /// mapping: ENOMEM for more than it will map).
+    #[error("region {name:?} of {size:#x} bytes: the host has no memory for it (errno {errno})")]
+    NoMemory {
+        /// Name of the refused region.
+        name: String,
+        /// Requested size.
+        size: u64,
+        /// The host's errno (12, ENOMEM, for a size it will not map).
+        errno: i32,
+    },
+}
+
+impl MapError {
+    /// The errno the host answered, for [`NoMemory`](Self::NoMemory); `None` for a map that
+    /// is impossible whatever the host has.
+    pub fn host_errno(&self) -> Option<i32> {
+        match self {
+            Self::NoMemory { errno, .. } => Some(*errno),
+            Self::Empty { .. } | Self::Overflow { .. } | Self::Overlap { .. } => None,
+        }
+    }
 }
 
 /// A failed allocation or free in a region's allocator.

@@ -119,7 +119,13 @@ pub(crate) fn single_run(
 
 /// Moves single packets from region `src` into region `dst` (which holds neither ring) for
 /// as long as they keep to those regions.
-#[inline]
+///
+/// The loop carries only what every packet needs: both heads, the pending copy, the packet
+/// and byte counts, and whether any packet asked for ordering or an interrupt. Those counts
+/// are rare (a copy-only queue has none), so they leave the per-packet path: when a lane saw
+/// one, [`recount`] walks its packets again for them (nothing in a lane writes a ring, so the
+/// descriptors are the ones it moved). Out of line: its loop gets the registers to itself.
+#[inline(never)]
 fn lane_run(
     mem: &mut AddressSpace,
     mut c: Cursor,
@@ -142,21 +148,26 @@ fn lane_run(
     let to = lanes.dst();
     let to_base = to.base();
     let (to, written) = to.bytes_for_writes();
-    // Packets whose source and destination both follow on from the previous packet's are
-    // moved by one copy: the bytes land exactly as packet by packet, because nothing in the
-    // lane writes the source region or the rings. (A long copy cut into descriptors, as the
-    // driver-style path posts it, becomes one copy.)
-    let mut pending: Option<(Range<usize>, Range<usize>)> = None;
-    let flush = |p: Option<(Range<usize>, Range<usize>)>, to: &mut [u8], high: &mut usize| {
-        if let Some((s, d)) = p {
-            if let (Some(bytes), Some(into)) = (from.get(s), to.get_mut(d.clone())) {
-                into.copy_from_slice(bytes);
-                *high = (*high).max(d.end);
-            }
-        }
-    };
+    let (start, slots) = ((c.tx.pos, c.rx.pos), (c.tx.slots, c.rx.slots));
+    let mut pos = start;
+    let (mut packets, mut bytes, mut flagged) = (0u64, 0u64, false);
+    // The pending copy: source `ps..pe` to destination `pd..`. Packets whose source and
+    // destination both follow on from it join it: the bytes land exactly as packet by
+    // packet, because nothing in the lane writes the source region or the rings. (A long
+    // copy cut into descriptors, as the driver-style path posts it, becomes one copy.)
+    let (mut ps, mut pe, mut pd) = (0usize, 0usize, 0usize);
     let mut high = *written;
-    while let Some(one) = c.next(t, r, rules) {
+    let room = c.limit.saturating_sub(c.run.packets);
+    while packets < room {
+        let (Ok(td), Ok(rd)) = (t.fetch(pos.0.index), r.fetch(pos.1.index)) else {
+            break;
+        };
+        let head = |desc, pos, slots| engine_walk::Head { desc, pos, slots };
+        let Some(one) =
+            engine_walk::single(head(td, pos.0, slots.0), head(rd, pos.1, slots.1), rules)
+        else {
+            break;
+        };
         if one.src.len > 0 {
             let (Some(s), Some(d)) = (
                 inside(from.len(), from_base, one.src),
@@ -164,21 +175,70 @@ fn lane_run(
             ) else {
                 break;
             };
-            pending = match pending {
-                Some((ps, pd)) if ps.end == s.start && pd.end == d.start => {
-                    Some((ps.start..s.end, pd.start..d.end))
-                }
-                other => {
-                    flush(other, to, &mut high);
-                    Some((s, d))
-                }
-            };
+            if pe == s.start && pd + (pe - ps) == d.start && pe > ps {
+                pe = s.end;
+            } else {
+                flush(from, to, (ps, pe, pd), &mut high);
+                (ps, pe, pd) = (s.start, s.end, d.start);
+            }
         }
-        c.moved(&one.packet);
+        let p = &one.packet;
+        flagged |= (p.tx.ordering | p.tx.interrupts | p.rx.ordering | p.rx.interrupts) != 0;
+        bytes += p.tx.bytes;
+        packets += 1;
+        pos = (p.tx.end, p.rx.end);
     }
-    flush(pending, to, &mut high);
+    flush(from, to, (ps, pe, pd), &mut high);
     *written = high;
+    if flagged {
+        c.run.merge(&recount((t, r), rules, start, slots, packets));
+    } else {
+        c.run.add_plain(packets, bytes);
+    }
+    (c.tx.pos, c.rx.pos) = pos;
     c
+}
+
+/// Copies the pending `from[ps..pe]` to `to[pd..]` and raises the write mark over it (nothing
+/// when `pe == ps`; the ranges were checked inside their regions).
+#[inline(always)]
+fn flush(from: &[u8], to: &mut [u8], (ps, pe, pd): (usize, usize, usize), high: &mut usize) {
+    if pe > ps {
+        let end = pd + (pe - ps);
+        if let (Some(bytes), Some(into)) = (from.get(ps..pe), to.get_mut(pd..end)) {
+            into.copy_from_slice(bytes);
+            *high = (*high).max(end);
+        }
+    }
+}
+
+/// The full tally of `packets` single packets from heads `start`, walked again (a lane that
+/// saw an ordering or interrupt request; the lane wrote no ring, so they are the same).
+#[cold]
+#[inline(never)]
+fn recount(
+    (t, r): (&[u8], &[u8]),
+    rules: &WalkRules,
+    start: (engine_walk::RingPos, engine_walk::RingPos),
+    slots: (u32, u32),
+    packets: u64,
+) -> Tally {
+    let mut tally = Tally::default();
+    let mut pos = start;
+    for _ in 0..packets {
+        let (Ok(td), Ok(rd)) = (t.fetch(pos.0.index), r.fetch(pos.1.index)) else {
+            break;
+        };
+        let head = |desc, pos, slots| engine_walk::Head { desc, pos, slots };
+        let Some(one) =
+            engine_walk::single(head(td, pos.0, slots.0), head(rd, pos.1, slots.1), rules)
+        else {
+            break;
+        };
+        tally.add(&one.packet);
+        pos = (one.packet.tx.end, one.packet.rx.end);
+    }
+    tally
 }
 
 /// The offsets of `seg` in a region of `size` bytes at DMA address `base`, when it lies

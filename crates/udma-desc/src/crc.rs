@@ -74,8 +74,8 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
     pub fn crc_prepare_one<C: PacketCaps>(&mut self, req: &CrcRequest) -> Result<CrcSlots, Error> {
         let len = encode_size(req.size)?;
         let rx_len = encode_size(CRC_RESULT_BYTES)?;
-        self.tx().ring().ensure_room(2)?;
-        self.rx().ring().ensure_room(1)?;
+        self.tx_mut().ring_mut().take_room(2)?;
+        self.rx_mut().ring_mut().take_room(1)?;
         let rx = self.rx().ring().peek();
         let tx_meta = self.tx().ring().peek();
         let c = self.tx().ring().cursor();

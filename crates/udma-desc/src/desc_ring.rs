@@ -84,17 +84,30 @@ impl<S: DescStore> DescRing<S> {
         self.ring.ack(count)
     }
 
-    /// Reads slot `index`.
+    /// Acknowledges `count` completions as the ring's one owner (see
+    /// [`Ring::ack_exclusive`]): no compare-and-swap.
+    #[inline]
+    pub fn ack_exclusive(&mut self, count: u32) -> Result<u32, Error> {
+        self.ring.ack_exclusive(count)
+    }
+
+    /// Reads slot `index` of the storage.
     #[inline]
     pub fn load(&self, index: u32) -> Result<Descriptor, Error> {
         self.store.load(index)
+    }
+
+    /// Writes `desc` into slot `index` of the ring (crate-internal: the copy path).
+    #[inline]
+    pub(crate) fn store_slot(&mut self, index: u32, desc: Descriptor) -> Result<(), Error> {
+        self.store.store_slot(index, self.ring.mask(), desc)
     }
 
     /// Writes one descriptor into the next slot, stamped with that slot's ring id.
     /// Nothing is consumed if the ring is full or the store refuses the write.
     #[inline]
     pub fn push(&mut self, desc: Descriptor) -> Result<Slot, Error> {
-        self.ring.ensure_room(1)?;
+        self.ring.take_room(1)?;
         let slot = self.ring.peek();
         let mut d = desc;
         d.set_ring_id(slot.ring_id);

@@ -19,6 +19,27 @@ pub trait DescStore {
     /// Reads slot `index`.
     fn load(&self, index: u32) -> Result<Descriptor, Error>;
 
+    /// Writes `desc` into slot `index` of a ring of `mask + 1` slots (a power of two, at
+    /// most [`capacity`](Self::capacity); `index <= mask`). The default is
+    /// [`store`](Self::store); plain memory checks the ring against its length and indexes
+    /// with `index & mask`, which the compiler knows is in range, so a loop of stores
+    /// carries no bounds check and no length.
+    #[inline]
+    fn store_slot(&mut self, index: u32, mask: u32, desc: Descriptor) -> Result<(), Error> {
+        let _ = mask;
+        self.store(index, desc)
+    }
+
+    /// Reads slot `index` of a ring of `mask + 1` slots ([`store_slot`](Self::store_slot)'s
+    /// reading side): an index past the ring is [`Error::SlotOutOfRange`].
+    #[inline]
+    fn load_slot(&self, index: u32, mask: u32) -> Result<Descriptor, Error> {
+        if index > mask {
+            return Err(out_of_range(index, ring_len(mask)));
+        }
+        self.load(index)
+    }
+
     /// Writes `descs` into consecutive slots from `start`, stamping each with `ring_id`
     /// (bits 25:24 of word 0 replaced), through [`store_iter`](Self::store_iter).
     #[inline]
@@ -71,13 +92,47 @@ fn stamped(
     })
 }
 
+/// Slots in a ring of `mask + 1`, as a length.
+#[inline]
+fn ring_len(mask: u32) -> usize {
+    usize::try_from(mask).map_or(usize::MAX, |m| m.saturating_add(1))
+}
+
+/// The error of a slot past the storage (cold; inlinable, so callers see which error it is
+/// and a loop of stores keeps its state in registers).
 #[cold]
-#[inline(never)]
 fn out_of_range(index: u32, capacity: usize) -> Error {
     Error::SlotOutOfRange { index, capacity }
 }
 
 impl DescStore for [Descriptor] {
+    #[inline]
+    fn store_slot(&mut self, index: u32, mask: u32, desc: Descriptor) -> Result<(), Error> {
+        let cap = self.len();
+        let ring = self
+            .get_mut(..ring_len(mask))
+            .ok_or_else(|| out_of_range(mask, cap))?;
+        // `index & mask < mask + 1 == ring.len()`: the compiler drops this check.
+        let slot = usize::try_from(index & mask)
+            .ok()
+            .and_then(|i| ring.get_mut(i))
+            .ok_or_else(|| out_of_range(index, cap))?;
+        *slot = desc;
+        Ok(())
+    }
+
+    #[inline]
+    fn load_slot(&self, index: u32, mask: u32) -> Result<Descriptor, Error> {
+        let ring = self
+            .get(..ring_len(mask))
+            .ok_or_else(|| out_of_range(mask, self.len()))?;
+        usize::try_from(index)
+            .ok()
+            .and_then(|i| ring.get(i))
+            .copied()
+            .ok_or_else(|| out_of_range(index, ring.len()))
+    }
+
     #[inline]
     fn slots_mut(&mut self, start: u32, len: usize) -> Option<&mut [Descriptor]> {
         let s = usize::try_from(start).ok()?;
@@ -132,6 +187,14 @@ impl<const N: usize> DescStore for [Descriptor; N] {
         N
     }
     #[inline]
+    fn store_slot(&mut self, index: u32, mask: u32, desc: Descriptor) -> Result<(), Error> {
+        self.as_mut_slice().store_slot(index, mask, desc)
+    }
+    #[inline]
+    fn load_slot(&self, index: u32, mask: u32) -> Result<Descriptor, Error> {
+        self.as_slice().load_slot(index, mask)
+    }
+    #[inline]
     fn store(&mut self, index: u32, desc: Descriptor) -> Result<(), Error> {
         self.as_mut_slice().store(index, desc)
     }
@@ -166,6 +229,14 @@ impl<S: DescStore + ?Sized> DescStore for &mut S {
     #[inline]
     fn capacity(&self) -> usize {
         (**self).capacity()
+    }
+    #[inline]
+    fn store_slot(&mut self, index: u32, mask: u32, desc: Descriptor) -> Result<(), Error> {
+        (**self).store_slot(index, mask, desc)
+    }
+    #[inline]
+    fn load_slot(&self, index: u32, mask: u32) -> Result<Descriptor, Error> {
+        (**self).load_slot(index, mask)
     }
     #[inline]
     fn store(&mut self, index: u32, desc: Descriptor) -> Result<(), Error> {

@@ -107,6 +107,13 @@ impl Descriptor {
         Self::from_halves(join(w0, w1), addr)
     }
 
+    /// The descriptor of words 0-1 as one value `lo` (word 0 low, see [`join`]) and a 64-bit
+    /// address in words 2-3.
+    #[inline]
+    pub(crate) const fn from_half0_addr(lo: u64, addr: u64) -> Self {
+        Self::from_halves(lo, addr)
+    }
+
     /// The four word values (word 0 at bytes 0-3).
     #[inline]
     pub const fn words(self) -> [u32; 4] {
@@ -381,7 +388,7 @@ const _: () = {
 
 /// `lo` in the low 32 bits, `hi` in the high ones.
 #[inline]
-const fn join(lo: u32, hi: u32) -> u64 {
+pub(crate) const fn join(lo: u32, hi: u32) -> u64 {
     ((hi as u64) << 32) | lo as u64
 }
 

@@ -39,6 +39,13 @@ pub(crate) struct Cursor {
 ///   [`ack`](Self::ack), which is lock-free (a compare-and-swap loop, as in the driver) so
 ///   several threads may acknowledge at once.
 ///
+/// Taking slots needs `&mut self`, so no acknowledgement runs while the producer works: it
+/// reads the completion index as plain memory (no atomic load, which would stop the
+/// compiler from keeping ring state in registers across a loop), and
+/// [`ack_exclusive`](Self::ack_exclusive) lets an owner that acknowledges itself skip the
+/// compare-and-swap. [`RingPair`](crate::RingPair) keeps the producer-side copy of the room
+/// on top of this.
+///
 /// Storage is separate (see [`DescStore`](crate::DescStore) and
 /// [`DescRing`](crate::DescRing)); this type only does index arithmetic.
 ///
@@ -95,8 +102,9 @@ impl Ring {
         self.size
     }
 
+    /// `size - 1`: ring indices are taken mod size with it.
     #[inline]
-    const fn mask(&self) -> u32 {
+    pub(crate) const fn mask(&self) -> u32 {
         self.size - 1
     }
 
@@ -131,9 +139,26 @@ impl Ring {
     /// empty ring reports `size - 16`.
     #[inline]
     pub fn available(&self) -> u32 {
-        self.completion_index()
-            .wrapping_sub(self.cursor.next.wrapping_add(RING_RESERVE))
+        limit_of(self.completion_index(), self.mask()).wrapping_sub(self.cursor.next) & self.mask()
+    }
+
+    /// [`available`](Self::available) for the producer: with `&mut self` no acknowledgement
+    /// runs concurrently, so the completion index is read as plain memory.
+    #[inline]
+    pub(crate) fn room(&mut self) -> u32 {
+        limit_of(*self.completed.get_mut(), self.mask()).wrapping_sub(self.cursor.next)
             & self.mask()
+    }
+
+    /// Checks that `needed` slots are free for the producer ([`Error::RingFull`] otherwise).
+    #[inline]
+    pub(crate) fn take_room(&mut self, needed: u32) -> Result<(), Error> {
+        let available = self.room();
+        if needed <= available {
+            Ok(())
+        } else {
+            Err(ring_full(self.dir, needed, available))
+        }
     }
 
     /// Descriptors taken and not yet acknowledged.
@@ -167,11 +192,34 @@ impl Ring {
         }
     }
 
+    /// [`ack`](Self::ack) by the ring's one owner: with `&mut self` no other thread can
+    /// acknowledge at the same time, so the completion index moves with a plain read and
+    /// write, no compare-and-swap. The same check: more than is outstanding is refused.
+    #[inline]
+    pub fn ack_exclusive(&mut self, count: u32) -> Result<u32, Error> {
+        self.check_ack_exclusive(count)?;
+        let completed = self.completed.get_mut();
+        *completed = completed.wrapping_add(count) & (self.size - 1);
+        Ok(*completed)
+    }
+
+    /// Refuses to acknowledge more than is outstanding, reading the completion index as its
+    /// one owner (plain memory).
+    #[inline]
+    pub(crate) fn check_ack_exclusive(&mut self, count: u32) -> Result<(), Error> {
+        let outstanding = self.cursor.next.wrapping_sub(*self.completed.get_mut()) & self.mask();
+        if count > outstanding {
+            return Err(ack_too_many(count, outstanding));
+        }
+        Ok(())
+    }
+
     /// Checks that `needed` slots are free ([`Error::RingFull`] otherwise).
     #[inline]
     pub fn ensure_room(&self, needed: u32) -> Result<(), Error> {
-        if needed > self.available() {
-            Err(self.full(needed))
+        let available = self.available();
+        if needed > available {
+            Err(ring_full(self.dir, needed, available))
         } else {
             Ok(())
         }
@@ -199,21 +247,18 @@ impl Ring {
         }
     }
 
-    /// Whether at least one slot is free (`available() >= 1`).
+    /// Moves `next` to `next` (already mod size), keeping the ring id (crate-internal: the
+    /// in-step copy path, which computes the step once for both rings).
     #[inline]
-    pub(crate) fn has_room(&self) -> bool {
-        self.available() != 0
+    pub(crate) const fn set_next(&mut self, next: u32) {
+        self.cursor.next = next;
     }
 
-    /// The [`Error::RingFull`] of a request for `needed` slots, built out of line.
-    #[cold]
-    #[inline(never)]
-    pub(crate) fn full(&self, needed: u32) -> Error {
-        Error::RingFull {
-            ring: self.dir,
-            needed,
-            available: self.available(),
-        }
+    /// Sets the ring id of the current pass (crate-internal: the in-step copy path, on a
+    /// wrap).
+    #[inline]
+    pub(crate) const fn set_ring_id(&mut self, id: RingId) {
+        self.cursor.ring_id = id;
     }
 
     #[inline]
@@ -229,8 +274,8 @@ impl Ring {
     /// The reservation [`reserve`](Self::reserve) would make, without taking the slots:
     /// fill them, then [`commit_reservation`](Self::commit_reservation).
     #[inline]
-    pub(crate) fn plan(&self, count: u32) -> Result<Reservation, Error> {
-        self.ensure_room(count)?;
+    pub(crate) fn plan(&mut self, count: u32) -> Result<Reservation, Error> {
+        self.take_room(count)?;
         Ok(Reservation {
             start: self.cursor.next,
             ring_id: self.cursor.ring_id,
@@ -264,6 +309,32 @@ impl Ring {
             ring_id: RingId::INITIAL,
         };
         *self.completed.get_mut() = 0;
+    }
+}
+
+/// The slot `next` may advance up to when the completion index is `completed`: 16 slots
+/// (one completion cache line) short of it, mod size.
+#[inline]
+const fn limit_of(completed: u32, mask: u32) -> u32 {
+    completed.wrapping_sub(RING_RESERVE) & mask
+}
+
+/// The [`Error::AckTooMany`] of an acknowledgement of `count` (cold: the branch to it is
+/// laid out of the way).
+#[cold]
+const fn ack_too_many(count: u32, outstanding: u32) -> Error {
+    Error::AckTooMany { count, outstanding }
+}
+
+/// The [`Error::RingFull`] of a request for `needed` slots, from values: no reference to
+/// the ring leaves the hot path, and the caller sees which error it is (an opaque call
+/// here would keep a loop of copies from holding the rings' state in registers).
+#[cold]
+pub(crate) const fn ring_full(ring: Direction, needed: u32, available: u32) -> Error {
+    Error::RingFull {
+        ring,
+        needed,
+        available,
     }
 }
 

@@ -2,10 +2,11 @@
 
 use core::sync::atomic::{Ordering, fence};
 
-use crate::builder::{copy_pair_unchecked, copy_rx, copy_tx, ring_id_bits};
+use crate::builder::{CopyWords, copy_pair_unchecked, copy_rx, copy_tx, ring_id_bits};
 use crate::caps::PacketCaps;
 use crate::{
-    CopyRequest, DescRing, DescStore, Direction, Doorbell, Error, QueueId, Reservation, Slot,
+    CopyRequest, DescRing, DescStore, Direction, Doorbell, Error, MAX_TRANSFER_BYTES, QueueId,
+    Reservation, Slot,
 };
 
 /// The slots a copy went to.
@@ -47,18 +48,53 @@ pub struct CopyBatch {
 /// assert_eq!(pair.tx().load(0)?.tx_size(), 4096);
 /// # Ok::<(), udma_desc::Error>(())
 /// ```
+///
+/// The pair keeps the producer's copy of the room (as single-producer rings that run at
+/// memory speed do: rtrb, DPDK's `rte_ring`, crossbeam's `ArrayQueue`), as the slot up to
+/// which both rings are known to be free. It is kept only while the two rings are *in
+/// step* — the same size, the same next slot and the same ring id, which is where a queue
+/// that only copies stays, one TX and one RX slot per copy — so that
+/// [`copy_prepare_one`](Self::copy_prepare_one) moves both rings with one cursor and
+/// compares it with one limit (no count to store per copy). When the cursor reaches the
+/// limit it looks at both rings' completion indices again.
+/// Acknowledgements only ever add room, so the copy never promises a slot that is not free,
+/// and a copy is refused only after a fresh look finds a ring full, exactly when the
+/// driver's `(completion - (next + 16)) mod size` refuses it. Every other way of taking
+/// slots (batches, CRCs, packets, [`tx_mut`](Self::tx_mut) / [`rx_mut`](Self::rx_mut))
+/// drops the copy first.
 #[derive(Debug)]
 pub struct RingPair<T, R> {
     queue: QueueId,
     tx: DescRing<T>,
     rx: DescRing<R>,
+    /// While the rings are in step: the slot both cursors may advance to before the rings
+    /// are looked at again (`next + room` mod size as of the last look). `None` otherwise.
+    limit: Option<u32>,
 }
 
 impl<T: DescStore, R: DescStore> RingPair<T, R> {
     /// Pairs the TX and RX rings of `queue`.
     #[inline]
     pub fn new(queue: QueueId, tx: DescRing<T>, rx: DescRing<R>) -> Self {
-        Self { queue, tx, rx }
+        Self {
+            queue,
+            tx,
+            rx,
+            limit: None,
+        }
+    }
+
+    /// Whether both rings have the same size, next slot and ring id.
+    #[inline]
+    fn in_step(&self) -> bool {
+        let (t, r) = (self.tx.ring(), self.rx.ring());
+        t.size() == r.size() && t.cursor() == r.cursor()
+    }
+
+    /// Slots were taken outside the copy path: the copied room may overstate, drop it.
+    #[inline]
+    fn forget_room(&mut self) {
+        self.limit = None;
     }
 
     /// The queue both rings belong to.
@@ -82,12 +118,14 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
     /// The TX ring, mutably (bulk writes).
     #[inline]
     pub fn tx_mut(&mut self) -> &mut DescRing<T> {
+        self.forget_room();
         &mut self.tx
     }
 
     /// The RX ring, mutably (bulk writes).
     #[inline]
     pub fn rx_mut(&mut self) -> &mut DescRing<R> {
+        self.forget_room();
         &mut self.rx
     }
 
@@ -113,6 +151,19 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
         Ok(())
     }
 
+    /// [`ack`](Self::ack) by the pair's one owner (`&mut self`: nobody acknowledges
+    /// concurrently), with plain updates instead of compare-and-swap loops, so a producer
+    /// that also acknowledges keeps the rings' state in registers across its loop. Both
+    /// counts are checked before either ring moves.
+    #[inline]
+    pub fn ack_exclusive(&mut self, count: u32) -> Result<(), Error> {
+        self.tx.ring_mut().check_ack_exclusive(count)?;
+        self.rx.ring_mut().check_ack_exclusive(count)?;
+        self.tx.ack_exclusive(count)?;
+        self.rx.ack_exclusive(count)?;
+        Ok(())
+    }
+
     /// Prepares one copy: validates everything first (barrier on this arch, size
     /// `1..=65536`, one free slot on TX and on RX), then takes the RX slot and the TX slot
     /// and writes the pair built by [`build_copy_pair`](crate::build_copy_pair).
@@ -123,25 +174,70 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
     /// by [`Barrier::from_raw`](crate::Barrier::from_raw).
     // Always inlined: it is the runtime's most frequent operation, and a call (with its
     // register saves and the result returned through memory) costs as much as the work.
+    // While the rings are in step (see the type's docs) one cursor and one count serve
+    // both, so a loop of copies keeps few values in registers. Nothing here is an opaque
+    // call: one would make the loop reload the rings' state on every copy.
     #[inline(always)]
     pub fn copy_prepare_one<C: PacketCaps>(
         &mut self,
         req: &CopyRequest,
     ) -> Result<CopySlots, Error> {
         let len = req.validate::<C>()?;
-        if !self.tx.ring().has_room() {
-            return Err(self.tx.ring().full(1));
+        let ring = self.tx.ring();
+        let (c, mask) = (ring.cursor(), ring.mask());
+        if self.limit.is_none_or(|l| l == c.next) {
+            let room = self.fresh_room()?;
+            if !self.in_step() {
+                return self.copy_apart(req, len);
+            }
+            // `room < size`, so the limit is another slot.
+            self.limit = Some(c.next.wrapping_add(room) & mask);
         }
-        if !self.rx.ring().has_room() {
-            return Err(self.rx.ring().full(1));
+        // In step: the TX cursor and mask are the RX ring's too.
+        let pair = copy_pair_unchecked(c.ring_id, c.ring_id, req, len);
+        // RX first, as the driver takes its slots; indices move only once both are written.
+        self.rx.store_mut().store_slot(c.next, mask, pair.rx)?;
+        self.tx.store_mut().store_slot(c.next, mask, pair.tx)?;
+        // Both rings step to the same slot; the ring id moves on when it wraps to 0.
+        let next = c.next.wrapping_add(1) & mask;
+        self.rx.ring_mut().set_next(next);
+        self.tx.ring_mut().set_next(next);
+        if next == 0 {
+            let id = c.ring_id.next();
+            self.rx.ring_mut().set_ring_id(id);
+            self.tx.ring_mut().set_ring_id(id);
         }
+        let slot = Slot {
+            index: c.next,
+            ring_id: c.ring_id,
+        };
+        Ok(CopySlots { tx: slot, rx: slot })
+    }
+
+    /// Both rings looked at afresh, TX then RX as the seed checks them: the copies both
+    /// have room for, or [`Error::RingFull`] naming the full ring.
+    #[inline]
+    fn fresh_room(&mut self) -> Result<u32, Error> {
+        let tx = self.tx.ring_mut().room();
+        if tx == 0 {
+            return Err(crate::ring::ring_full(Direction::Tx, 1, tx));
+        }
+        let rx = self.rx.ring_mut().room();
+        if rx == 0 {
+            return Err(crate::ring::ring_full(Direction::Rx, 1, rx));
+        }
+        Ok(tx.min(rx))
+    }
+
+    /// One copy into rings that are not in step (room checked): each ring with its own
+    /// cursor.
+    #[inline]
+    fn copy_apart(&mut self, req: &CopyRequest, len: u16) -> Result<CopySlots, Error> {
         let rx = self.rx.ring().peek();
         let tx = self.tx.ring().peek();
-        // Both descriptors are built in registers, then each is stored once.
         let pair = copy_pair_unchecked(tx.ring_id, rx.ring_id, req, len);
-        // RX first, as the driver takes its slots; indices move only once both are written.
-        self.rx.store_mut().store(rx.index, pair.rx)?;
-        self.tx.store_mut().store(tx.index, pair.tx)?;
+        self.rx.store_slot(rx.index, pair.rx)?;
+        self.tx.store_slot(tx.index, pair.tx)?;
         self.rx.ring_mut().advance_one();
         self.tx.ring_mut().advance_one();
         Ok(CopySlots { tx, rx })
@@ -188,8 +284,9 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
             needed: u32::MAX,
             available: self.tx.available(),
         })?;
-        let tx = self.tx.ring().plan(count)?;
-        let rx = self.rx.ring().plan(count)?;
+        self.forget_room();
+        let tx = self.tx.ring_mut().plan(count)?;
+        let rx = self.rx.ring_mut().plan(count)?;
         // Runs where neither ring wraps (at most three): one ring-id computation each.
         let (mut t, mut r) = (tx.start_slot(), rx.start_slot());
         let mut rest = reqs;
@@ -216,7 +313,11 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
     }
 
     /// Writes one run of copies from TX slot `ti` and RX slot `ri` (no wrap inside),
-    /// validating each request. Plain-memory stores are written in one fused pass.
+    /// validating each request. Plain-memory stores are written in one fused pass that
+    /// builds every pair from the run's [`CopyWords`] and checks the requests once at the
+    /// end (the OR of `size - 1`, and SOW where the arch has none); a bad run is then
+    /// checked request by request for the first error, as `validate` reports it. The
+    /// slots it wrote are free ones (the rings have not moved), as the method's docs allow.
     #[inline]
     fn write_run<C: PacketCaps>(
         &mut self,
@@ -228,10 +329,30 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
     ) -> Result<(), Error> {
         let (txs, rxs) = (self.tx.store_mut(), self.rx.store_mut());
         if let (Some(t), Some(r)) = (txs.slots_mut(ti, run.len()), rxs.slots_mut(ri, run.len())) {
-            for ((t, r), q) in t.iter_mut().zip(r.iter_mut()).zip(run) {
-                let len = q.validate::<C>()?;
-                *r = copy_rx(q, len, rx_bits);
-                *t = copy_tx(q, len, tx_bits);
+            let words = CopyWords::new(tx_bits, rx_bits);
+            let mut bad = 0u32;
+            // Two copies a step: half the loop's own work per copy.
+            let (mut t2, mut r2, mut q2) = (
+                t.chunks_exact_mut(2),
+                r.chunks_exact_mut(2),
+                run.chunks_exact(2),
+            );
+            for ((t, r), q) in (&mut t2).zip(&mut r2).zip(&mut q2) {
+                for ((t, r), q) in t.iter_mut().zip(r.iter_mut()).zip(q) {
+                    bad |= words.put::<C>(t, r, q);
+                }
+            }
+            let rest = t2
+                .into_remainder()
+                .iter_mut()
+                .zip(r2.into_remainder().iter_mut());
+            for ((t, r), q) in rest.zip(q2.remainder()) {
+                bad |= words.put::<C>(t, r, q);
+            }
+            if bad >= MAX_TRANSFER_BYTES {
+                for q in run {
+                    q.validate::<C>()?;
+                }
             }
             return Ok(());
         }

@@ -22,13 +22,27 @@ pub const MAX_TRANSFER_BYTES: u32 = 65_536;
 /// ```
 #[inline]
 pub const fn encode_size(size: u32) -> Result<u16, Error> {
-    // One compare on the hot path: `size - 1` wraps for 0, so 0 and > 65,536 both land here.
-    if size.wrapping_sub(1) >= MAX_TRANSFER_BYTES {
+    if !size_in_range(size) {
         return Err(size_error(size));
     }
+    Ok(len_field(size))
+}
+
+/// Whether `size` is in `1..=65536`: one compare, as `size - 1` wraps for 0, so 0 and
+/// sizes over 65,536 both land past the limit. The batch path ORs `size - 1` over a run
+/// and compares once: the OR passes the limit exactly when one of them does.
+#[inline]
+pub(crate) const fn size_in_range(size: u32) -> bool {
+    size.wrapping_sub(1) < MAX_TRANSFER_BYTES
+}
+
+/// The length field of a size in `1..=65536` (checked by [`size_in_range`]).
+#[inline]
+pub(crate) const fn len_field(size: u32) -> u16 {
     // 65,536 & 0xffff == 0 is exactly the 64K-as-zero encoding; smaller sizes fit 16 bits.
     #[allow(clippy::cast_possible_truncation)]
-    Ok((size & 0xffff) as u16)
+    let len = (size & 0xffff) as u16;
+    len
 }
 
 /// The error of a size outside `1..=65536`, built out of line.
