@@ -9,15 +9,11 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// The bench binary's own `deps/`, where this build's `libneuron_hal.a` is (the copy one
+/// directory up is refreshed only by a full build and can be stale).
 fn lib_dir() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
-    let deps = exe.parent().unwrap();
-    let up = deps.parent().unwrap().to_path_buf();
-    if up.join("libneuron_hal.a").is_file() {
-        up
-    } else {
-        deps.to_path_buf()
-    }
+    exe.parent().unwrap().to_path_buf()
 }
 
 fn run(c: &mut Command) {

@@ -101,16 +101,19 @@ int main(int argc, char **argv) {
     EXPECT(al_udma_m2m_copy_prepare_batch(udma, 0, reqs, 8, &slots),
            NEURON_HAL_ARCH == 2 ? -EINVAL : 0); /* SOW: not on V2 */
     reqs[3].barrier = 0;
-    if (NEURON_HAL_ARCH != 2) { /* give the 8 slots back: outstanding until acknowledged */
+    if (NEURON_HAL_ARCH == 2) { /* refused as the bad barrier was: no slot taken */
+        EXPECT(al_udma_available_get(q), RING - 16);
+        CHECK(rings_untouched(3));
+    } else { /* give the 8 slots back: outstanding until acknowledged */
         struct al_udma_q *tq, *rq;
         EXPECT(al_udma_q_handle_get(udma, 0, 0, &tq), 0);
         EXPECT(al_udma_q_handle_get(udma, 0, 1, &rq), 0);
         EXPECT(al_udma_cdesc_ack(tq, 9), -EINVAL); /* more than outstanding */
         EXPECT(al_udma_cdesc_ack(tq, 8), 0);
         EXPECT(al_udma_cdesc_ack(rq, 8), 0);
-        memset(tx, 0xA5, sizeof tx);
-        memset(rx, 0xA5, sizeof rx);
     }
+    memset(tx, 0xA5, sizeof tx);
+    memset(rx, 0xA5, sizeof rx);
     EXPECT(al_udma_m2m_copy_prepare_batch(udma, 0, NULL, 4, &slots), -EINVAL);
     EXPECT(al_udma_m2m_build_copy_descriptor(NULL, &tx[0], 1, 1, 0, 0, 64, 0, 0), -EINVAL);
     EXPECT(al_udma_m2m_build_copy_descriptor(&rx[0], &tx[0], 4, 1, 0, 0, 64, 0, 0), -EINVAL);

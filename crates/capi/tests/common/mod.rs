@@ -21,17 +21,20 @@ pub fn crate_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The directory with `libneuron_hal.{a,so}` of this build (the test binary sits in its
-/// `deps/`).
+/// The directory with `libneuron_hal.{a,so}` of this build: the test binary's own `deps/`.
+///
+/// Not the profile directory above it: `cargo test --test NAME` rebuilds the staticlib and
+/// cdylib in `deps/` but copies them up only on a full build, so the copies there can be
+/// stale, and a C test linked against them would check code that no longer exists.
 pub fn lib_dir() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
-    let deps = exe.parent().unwrap();
-    let up = deps.parent().unwrap().to_path_buf();
-    if up.join("libneuron_hal.so").is_file() {
-        up
-    } else {
-        deps.to_path_buf()
-    }
+    let deps = exe.parent().unwrap().to_path_buf();
+    assert!(
+        deps.join("libneuron_hal.a").is_file() && deps.join("libneuron_hal.so").is_file(),
+        "no libneuron_hal.{{a,so}} beside the test binary in {}",
+        deps.display()
+    );
+    deps
 }
 
 /// The system C and C++ compilers ($CC / $CXX, else gcc / g++).
