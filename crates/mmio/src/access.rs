@@ -1,6 +1,6 @@
 //! The register-access trait.
 
-use crate::{Register, Window};
+use crate::{BlockWindow, Placed, Register, Window, block_base};
 
 /// What a read of an unmapped or misaligned offset returns.
 ///
@@ -60,6 +60,13 @@ pub trait MmioExt: Mmio {
     #[inline]
     fn window(&self, base: usize) -> Window<&Self> {
         Window::new(self, base)
+    }
+
+    /// A typed window on block `index` of the block array `B` placed in this window (for a
+    /// single block, index 0); `None` past `B::COUNT`.
+    #[inline]
+    fn block<B: Placed>(&self, index: usize) -> Option<BlockWindow<&Self, B>> {
+        block_base::<B>(index).map(|base| BlockWindow::new(self, base))
     }
 }
 

@@ -38,15 +38,27 @@
 )]
 
 mod access;
+mod block;
 #[cfg(any(test, feature = "test-utils"))]
 mod fake;
+mod macros;
 mod register;
 mod volatile;
 mod window;
 
 pub use access::{BUS_ERROR_READ, Mmio, MmioExt};
+pub use block::BlockWindow;
 #[cfg(any(test, feature = "test-utils"))]
 pub use fake::{Access, FakeRegs};
-pub use register::Register;
+pub use register::{
+    Contains, Placed, Register, RegisterBlock, RegisterInfo, block_base, block_base_or_unmapped,
+    locate, str_eq, unmapped,
+};
+#[doc(hidden)]
+pub use register::{count_rows, join_rows};
 pub use volatile::VolatileMmio;
 pub use window::Window;
+
+/// `bitfield-struct`'s attribute, for the inline value types of [`register!`].
+#[doc(hidden)]
+pub use bitfield_struct::bitfield as __bitfield;

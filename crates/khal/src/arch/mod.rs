@@ -33,8 +33,8 @@ use udma_desc::caps::PacketCaps;
 
 use udma_desc::QueueId;
 
+use crate::regs::QueueReg;
 use crate::regs::queue::Dir;
-use crate::regs::{QueueReg, UdmaLayout};
 
 /// The DHAL callback tally, by source. This crate models the reference's 59 slots
 /// (`arch-callbacks.tsv`, driver 2.26.5.0): it is the table the tests check against, one row
@@ -87,8 +87,6 @@ pub trait Arch:
     /// NORMAL transition (seed 004 §2: MARIANA only). An arch that sets it implements
     /// [`caps::TargetTranslationTable`](crate::caps::TargetTranslationTable).
     const TTT_DEFAULT_ON_NORMAL: bool = false;
-    /// The UDMA register-offset set (version common: [`UdmaLayout::REV4`]).
-    const UDMA: UdmaLayout = UdmaLayout::REV4;
 
     // --- behaviour ---
     /// The registrar: decides the host-wide HAL state for the first probed device.
@@ -103,10 +101,12 @@ pub trait Arch:
     }
 
     /// Offset from the unit base of per-queue register `reg` of queue `q`, direction `dir`
-    /// (`None` for a TX-only register asked for RX).
+    /// (`None` for a TX-only register asked for RX): the userspace HAL's per-queue offset
+    /// trampolines (seed 004 §3). Version common: the one queue layout of
+    /// [`regs::queue`](crate::regs::queue), which every generation has (UDMA revision 4).
     #[inline]
     fn queue_reg_offset(dir: Dir, q: QueueId, reg: QueueReg) -> Option<usize> {
-        Self::UDMA.queue_reg_abs(dir, q, reg)
+        reg.abs(dir, q)
     }
 
     /// The H2T engine of core `nc`.

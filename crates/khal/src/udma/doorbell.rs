@@ -7,8 +7,7 @@ use udma_desc::{Doorbell, QueueId};
 
 use super::Udma;
 use crate::Arch;
-use crate::regs::UdmaLayout;
-use crate::regs::queue::{Dir, DrtpInc, TailInc};
+use crate::regs::queue::{Dir, DrtpInc, TailInc, queue_base};
 
 /// Rings the tail-pointer increment (`+0x38`) of a queue of the unit window `M`.
 ///
@@ -21,7 +20,7 @@ pub struct UnitDoorbell<M>(pub M);
 #[inline]
 fn ring<M: Mmio>(regs: &M, dir: Dir, q: QueueId, count: u32) {
     fence(Ordering::SeqCst);
-    regs.window(UdmaLayout::REV4.queue_base(dir, q))
+    regs.window(queue_base(dir, q))
         .write::<DrtpInc>(TailInc::from_bits(count));
 }
 
@@ -73,8 +72,8 @@ impl<A: Arch, M: Mmio> Udma<A, M> {
     }
 }
 
-/// The engine handle rings through the arch's register-offset set (`A::UDMA`), like every
-/// other per-queue access of [`Udma`]. These do not check `queue` against the configured
+/// The engine handle rings through the queue blocks of [`regs::queue`](crate::regs::queue),
+/// like every other per-queue access of [`Udma`]. These do not check `queue` against the configured
 /// count, nor `count` against 0 or the 24-bit field ([`Udma::copy_start`] does; the
 /// `udma-desc` ring callers bound it by the ring size, at most 2^23).
 impl<A: Arch, M: Mmio> Doorbell for Udma<A, M> {
