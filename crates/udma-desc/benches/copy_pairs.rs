@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use udma_c_peer::{CPeer, Request};
-use udma_desc::caps::{PacketCaps, StrongOrder};
+use udma_desc::caps::{PacketCaps, Supported, Unsupported};
 use udma_desc::{
     Barrier, CopyRequest, DescRing, Descriptor, Direction, QueueId, RingId, RingPair,
     build_copy_pair,
@@ -25,10 +25,9 @@ use udma_desc::{
 struct V3;
 impl PacketCaps for V3 {
     const MAX_TX_DESCS_PER_PACKET: u32 = 0x41;
-    const HAS_NOTIFICATION_MASK: bool = false;
-    const HAS_STRONG_ORDER: bool = true;
+    type NotificationMasks = Unsupported;
+    type StrongOrdering = Supported;
 }
-impl StrongOrder for V3 {}
 
 const RING: usize = 4096;
 const LAP: u32 = 4096 - 16;

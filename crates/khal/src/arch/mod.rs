@@ -28,7 +28,6 @@ pub use scalar_fields::{ScalarField, ScalarValue};
 pub use scalars::{Scalars, VersionWindow};
 pub use tpb::read_pe_counter;
 
-use iofic::caps::IoficCaps;
 use udma_desc::caps::PacketCaps;
 
 use udma_desc::QueueId;
@@ -61,12 +60,11 @@ impl DhalCallbacks {
 /// `A: Arch` and reads associated consts, so each generation gets its own monomorphised copy
 /// with the numbers folded in — no table of function pointers, no run-time branch.
 ///
-/// The capability supertraits come from the crates below `khal`: [`PacketCaps`] (descriptor
-/// limits, `udma-desc`) and [`IoficCaps`] (error-interrupt policy masks, `iofic`).
-/// Version-common behaviour is written once, as default items here.
-pub trait Arch:
-    PacketCaps + IoficCaps + Copy + Default + core::fmt::Debug + Send + Sync + 'static
-{
+/// The capability supertrait comes from the crate below `khal`: [`PacketCaps`] (descriptor
+/// limits, `udma-desc`). The error-interrupt policy masks (`iofic::caps::IoficCaps`) belong
+/// to the UDMA revision: `A::Revision` implements them. Version-common behaviour is written
+/// once, as default items here.
+pub trait Arch: PacketCaps + Copy + Default + core::fmt::Debug + Send + Sync + 'static {
     // --- identity ---
     /// The generation.
     const GENERATION: Generation;
@@ -75,7 +73,7 @@ pub trait Arch:
     /// The products of this generation (PCI ids and sysfs strings).
     const PRODUCTS: &'static [Product];
     /// The UDMA revision of this generation's engines, as a type (revision-gated APIs are
-    /// bounded on it).
+    /// bounded on it; it carries the IOFIC policy values, `iofic::caps::IoficCaps`).
     type Revision: UdmaRevision;
     /// The UDMA revision number.
     const UDMA_REVISION: u8 = <Self::Revision as UdmaRevision>::NUMBER;
