@@ -6,6 +6,7 @@ mod nc_map;
 mod pure;
 mod registrar;
 mod revision;
+#[macro_use]
 mod scalar_fields;
 mod scalars;
 mod tpb;
