@@ -254,6 +254,8 @@ fn s1_copy_start_rings_rx_then_tx_for_configured_queues_only() {
     regs.clear_trace();
     e.copy_start(QueueId::new(3).unwrap(), 2, 5).unwrap();
     assert_eq!(regs.writes().as_slice(), [(0x24038, 5), (0x4038, 2)]);
+    // The mb() of al_udma_desc_action_add: a write barrier before each of the two doorbells.
+    assert_eq!(regs.barriers().as_slice(), [0, 1]);
     assert_eq!(
         e.copy_start(QueueId::new(4).unwrap(), 1, 1),
         Err(UdmaError::QueueNotConfigured { queue: 4, count: 4 })

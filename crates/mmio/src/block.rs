@@ -68,4 +68,8 @@ impl<M: Mmio, B> Mmio for BlockWindow<M, B> {
     fn write32(&self, offset: usize, value: u32) {
         self.regs.write32(offset, value)
     }
+    #[inline]
+    fn write_barrier(&self) {
+        self.regs.write_barrier()
+    }
 }

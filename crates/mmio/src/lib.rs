@@ -38,6 +38,7 @@
 )]
 
 mod access;
+mod barrier;
 mod block;
 #[cfg(any(test, feature = "test-utils"))]
 mod fake;
@@ -47,6 +48,7 @@ mod volatile;
 mod window;
 
 pub use access::{BUS_ERROR_READ, Mmio, MmioExt};
+pub use barrier::dma_write_barrier;
 pub use block::BlockWindow;
 #[cfg(any(test, feature = "test-utils"))]
 pub use fake::{Access, FakeRegs};
