@@ -12,6 +12,17 @@
 //! compiler invent, merge or elide accesses, which is wrong for registers with side effects
 //! (a tail-pointer increment is a command, not a store).
 //!
+//! On top of the trait:
+//!
+//! * [`register!`] — the one register language of the family: each register's offset, typed
+//!   value (or inline fields) and name in one declaration, inside a block that says where it
+//!   sits (one block, or an array addressed by index) and lists what it holds
+//!   ([`RegisterBlock`], [`Placed`]); [`MmioExt::block`] gives a [`BlockWindow`] that only
+//!   reads registers of its block.
+//! * [`dma_write_barrier`] — "descriptors in memory, then the doorbell", which volatile
+//!   accesses do not order on their own ([`VolatileMmio`] says what they do order);
+//!   [`Mmio::write_barrier`] is how code issues it, so a fake can record it.
+//!
 //! ```
 //! # #[cfg(feature = "test-utils")] {
 //! use mmio::{FakeRegs, Mmio, MmioExt, Access};
