@@ -10,17 +10,16 @@
 //! * `bench` — `cargo bench` for the whole workspace.
 //! * `commits` — every non-merge commit since the rule took effect has a subject of at most 72
 //!   characters, a blank line and a body (the `.githooks/commit-msg` hook checks the same).
-//! * `package` — every crate must be publishable on its own: no file of a crate reaches outside
-//!   its directory (`include_str!` of `../..`), every table a crate carries is byte-identical to
-//!   the project's `reference/` copy (the file under `reference/` named by the longest tail of
-//!   its path, so `tables/abi/2.27.4.0/ioctl-commands.tsv` is checked against
-//!   `reference/abi/2.27.4.0/ioctl-commands.tsv`), and `cargo package --workspace --no-verify`
-//!   succeeds.
+//! * `package` — every crate can be published, in dependency order (see [`package`]): crates
+//!   are self-contained, `#![no_std]` roots keep the no-panic rule, the metadata is complete,
+//!   the order computed from `cargo metadata` exists, and a `cargo publish --dry-run` of each
+//!   crate in that order succeeds.
 //! * `codegen [--check]` — writes `crates/ndl-abi/src/generated/` from the tables in
 //!   `crates/ndl-abi/tables/`; `--check` regenerates in memory and fails on any difference
 //!   (`ci` runs it first).
 
 mod codegen;
+mod package;
 
 use std::process::{Command, ExitCode};
 
@@ -107,108 +106,6 @@ fn commits() -> Result<(), String> {
     }
 }
 
-/// The crate directories of the workspace (`crates/*`).
-fn crate_dirs() -> Result<Vec<std::path::PathBuf>, String> {
-    let mut dirs: Vec<_> = std::fs::read_dir("crates")
-        .map_err(|e| format!("cannot list crates/: {e}"))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.join("Cargo.toml").is_file())
-        .collect();
-    dirs.sort();
-    Ok(dirs)
-}
-
-/// Every file below `dir`, skipping build output.
-fn files_below(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.file_name().is_some_and(|n| n == "target") {
-            continue;
-        }
-        if path.is_dir() {
-            files_below(&path, out);
-        } else {
-            out.push(path);
-        }
-    }
-}
-
-/// The `reference/` file a crate's table copies: the one named by the longest tail of the
-/// table's path inside the crate (`tests/data/ioctl-commands.tsv` -> `reference/ioctl-commands.tsv`,
-/// `tables/abi/2.27.4.0/ioctl-commands.tsv` -> `reference/abi/2.27.4.0/ioctl-commands.tsv`).
-fn reference_of(dir: &std::path::Path, file: &std::path::Path) -> Option<std::path::PathBuf> {
-    let parts: Vec<_> = file.strip_prefix(dir).ok()?.components().collect();
-    (0..parts.len())
-        .map(|skip| {
-            let tail: std::path::PathBuf = parts.iter().skip(skip).collect();
-            std::path::Path::new("reference").join(tail)
-        })
-        .find(|p| p.is_file())
-}
-
-/// A crate is packaged from its own directory: a source that includes `../..` would not build
-/// from the published tarball, and a table copied into a crate must stay the reference's bytes.
-fn self_contained() -> Result<(), String> {
-    let mut problems = Vec::new();
-    for dir in crate_dirs()? {
-        let mut files = Vec::new();
-        files_below(&dir, &mut files);
-        for file in files {
-            let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("");
-            if ext == "rs" {
-                let text = std::fs::read_to_string(&file).unwrap_or_default();
-                for (i, line) in text.lines().enumerate() {
-                    if line.contains("\"/../") || line.contains("#[path = \"../") {
-                        problems.push(format!(
-                            "{}:{}: reaches outside the crate: {}",
-                            file.display(),
-                            i + 1,
-                            line.trim()
-                        ));
-                    }
-                }
-            } else if matches!(ext, "tsv" | "md") {
-                let Some(reference) = reference_of(&dir, &file) else {
-                    continue;
-                };
-                if std::fs::read(&reference).ok() != std::fs::read(&file).ok() {
-                    problems.push(format!(
-                        "{}: differs from {} (copy the reference table again)",
-                        file.display(),
-                        reference.display()
-                    ));
-                }
-            }
-        }
-    }
-    if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(format!(
-            "crates are not self-contained:\n{}",
-            problems.join("\n")
-        ))
-    }
-}
-
-fn package() -> Result<(), String> {
-    self_contained()?;
-    let mut c = cargo();
-    c.args([
-        "package",
-        "--workspace",
-        "--exclude",
-        "xtask",
-        "--no-verify",
-        "--allow-dirty",
-        "--quiet",
-    ]);
-    run("package", c)
-}
-
 fn ci() -> Result<(), String> {
     codegen::run(std::path::Path::new("."), true)?;
     let mut c = cargo();
@@ -230,7 +127,7 @@ fn ci() -> Result<(), String> {
     c.args(["doc", "--workspace", "--no-deps"]);
     c.env("RUSTDOCFLAGS", "-D warnings");
     run("docs", c)?;
-    package()?;
+    package::package()?;
     commits()
 }
 
@@ -267,7 +164,7 @@ fn main() -> ExitCode {
         Some("ci") => ci(),
         Some("test") => test(),
         Some("nostd") => nostd(),
-        Some("package") => package(),
+        Some("package") => package::package(),
         Some("commits") => commits(),
         Some("codegen") => match args.get(1).map(String::as_str) {
             None => codegen::run(std::path::Path::new("."), false),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* See peer.h. Plain C, no intrinsics: what a C runtime writes for the single-pair path. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The C peer of udma-desc's single copy pair (bench yardstick only).
  *
  * Written from the published descriptor layout alone (reference/udma-bitfields.tsv and seed 004

@@ -431,7 +431,7 @@ pub(crate) unsafe fn set_descriptors<A: Arch>(
 }
 
 /// `al_udma_iofic_m2s_error_ints_unmask` (`m2s`) or `_s2m_` (`!m2s`): the `iofic`
-/// policy with `A`'s masks, on the unit's `gen` block.
+/// policy with the masks of `A`'s UDMA revision, on the unit's `gen` block.
 pub(crate) fn iofic_error_ints_unmask<A: Arch>(
     udma: *mut al_udma,
     m2s: bool,
@@ -440,9 +440,9 @@ pub(crate) fn iofic_error_ints_unmask<A: Arch>(
     let u = e.get().with_regs()?;
     let genb = u.regs().window(iofic::layout::GEN_BASE_IN_UNIT);
     if m2s {
-        iofic::udma::m2s_bring_up::<A, _>(&genb);
+        iofic::udma::m2s_bring_up::<A::Revision, _>(&genb);
     } else {
-        iofic::udma::s2m_bring_up::<A, _>(&genb);
+        iofic::udma::s2m_bring_up::<A::Revision, _>(&genb);
     }
     Ok(0)
 }

@@ -1,8 +1,10 @@
-//! Per-arch IOFIC policy values, supplied at compile time by the `khal` arch types.
+//! IOFIC policy values per UDMA revision, supplied at compile time by `khal`'s revision
+//! types (`khal::Rev3`, `khal::Rev4`).
 //!
-//! `iofic` sits below `khal` and must not depend on it: the arch types implement this trait,
-//! and the policy functions in [`crate::udma`] are generic over it, so no code branches on
-//! an arch id.
+//! `iofic` sits below `khal` and must not depend on it: the revision types implement this
+//! trait, once each, and the policy functions in [`crate::udma`] are generic over it, so no
+//! code branches on an arch id or a revision number. An arch reaches them through its
+//! revision (`A::Revision`).
 //!
 //! Sources. The two values that vary are keyed on the UDMA **revision** (seed 004 §4; an
 //! inference, see [`crate::error_masks`]: seed §2 labels its `rev_id` branches "v4 (MARIANA)"
@@ -10,7 +12,6 @@
 //! 0x500 / 0xFFFF_EF07. Every shipped generation has UDMA revision 4 (the userspace HAL
 //! refuses any other at `al_udma_init`; the kernel hard-codes 4), so V2, V3 and V4 all
 //! program the revision-4 values, which are also the kernel's (`iofic.tsv` `policy_mask`).
-//! The `khal` arch types take them from their revision type.
 //!
 //! | UDMA revision | `M2S_PRIMARY_D_UNMASK` | `S2M_ERROR_MASK` | source |
 //! |---|---|---|---|
@@ -19,7 +20,7 @@
 //!
 //! The other values have defaults equal to the kernel's, shared by every arch.
 
-/// IOFIC policy values that differ per chip generation.
+/// IOFIC policy values that differ per UDMA revision.
 ///
 /// ```
 /// use iofic::caps::IoficCaps;

@@ -154,16 +154,21 @@ impl GroupReg {
         }
     }
 
-    /// Name as in the reference tables (`int_cause_grp`, ...).
+    /// Name as in the reference tables (`int_cause_grp`, ...): the typed register's
+    /// ([`crate::regs`]).
     pub const fn name(self) -> &'static str {
+        use crate::regs::{
+            IntAbortMask, IntCause, IntCauseSet, IntControl, IntMask, IntMaskClear, IntStatus,
+        };
+        use mmio::Register;
         match self {
-            GroupReg::Cause => "int_cause_grp",
-            GroupReg::CauseSet => "int_cause_set_grp",
-            GroupReg::Mask => "int_mask_grp",
-            GroupReg::MaskClear => "int_mask_clear_grp",
-            GroupReg::Status => "int_status_grp",
-            GroupReg::Control => "int_control_grp",
-            GroupReg::AbortMask => "int_abort_msk_grp",
+            GroupReg::Cause => IntCause::NAME,
+            GroupReg::CauseSet => IntCauseSet::NAME,
+            GroupReg::Mask => IntMask::NAME,
+            GroupReg::MaskClear => IntMaskClear::NAME,
+            GroupReg::Status => IntStatus::NAME,
+            GroupReg::Control => IntControl::NAME,
+            GroupReg::AbortMask => IntAbortMask::NAME,
         }
     }
 }

@@ -1,50 +1,28 @@
-//! The group registers as typed [`mmio::Register`]s, for code that holds a window positioned
-//! at one group (`group_window.read::<IntControl>()`).
-
-use mmio::Register;
+//! The group registers as typed [`mmio::Register`]s of one block kind, [`GroupRegs`] (one
+//! group's 0x40-byte window; `reference/iofic.tsv` `group_field`, `udma-registers.tsv` block
+//! `iofic`), for code that holds a window positioned at one group
+//! (`group_window.read::<IntControl>()`). The offsets are [`crate::layout`]'s.
 
 use crate::Control;
 use crate::layout::{ABORT_MASK, CAUSE, CAUSE_SET, CONTROL, MASK, MASK_CLEAR, STATUS};
 
-macro_rules! group_register {
-    ($(#[$meta:meta])* $name:ident, $offset:expr, $refname:literal, $value:ty) => {
-        $(#[$meta])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-        pub struct $name;
-
-        impl Register for $name {
-            const OFFSET: usize = $offset;
-            const NAME: &'static str = $refname;
-            type Value = $value;
-        }
-    };
+mmio::register! {
+    /// One interrupt group's window: the kind every group of every level, and every
+    /// single-group AXI-error controller, is.
+    pub block GroupRegs = "iofic" {
+        /// Latched causes (raw register value; 0 bits written clear).
+        pub IntCause: u32 = "int_cause_grp" @ CAUSE;
+        /// Cause-set: 1 bits written raise causes.
+        pub IntCauseSet: u32 = "int_cause_set_grp" @ CAUSE_SET;
+        /// Mask, 1 = masked.
+        pub IntMask: u32 = "int_mask_grp" @ MASK;
+        /// Mask-clear: 0 bits written unmask.
+        pub IntMaskClear: u32 = "int_mask_clear_grp" @ MASK_CLEAR;
+        /// Status.
+        pub IntStatus: u32 = "int_status_grp" @ STATUS;
+        /// Control flags.
+        pub IntControl: Control = "int_control_grp" @ CONTROL;
+        /// Abort mask, 1 = does not abort (raw register value).
+        pub IntAbortMask: u32 = "int_abort_msk_grp" @ ABORT_MASK;
+    }
 }
-
-group_register!(
-    /// Latched causes (raw register value; 0 bits written clear).
-    IntCause, CAUSE, "int_cause_grp", u32
-);
-group_register!(
-    /// Cause-set: 1 bits written raise causes.
-    IntCauseSet, CAUSE_SET, "int_cause_set_grp", u32
-);
-group_register!(
-    /// Mask, 1 = masked.
-    IntMask, MASK, "int_mask_grp", u32
-);
-group_register!(
-    /// Mask-clear: 0 bits written unmask.
-    IntMaskClear, MASK_CLEAR, "int_mask_clear_grp", u32
-);
-group_register!(
-    /// Status.
-    IntStatus, STATUS, "int_status_grp", u32
-);
-group_register!(
-    /// Control flags.
-    IntControl, CONTROL, "int_control_grp", Control
-);
-group_register!(
-    /// Abort mask, 1 = does not abort (raw register value).
-    IntAbortMask, ABORT_MASK, "int_abort_msk_grp", u32
-);

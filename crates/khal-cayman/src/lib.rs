@@ -21,11 +21,10 @@
     )
 )]
 
-use khal::caps::{IoficCaps, PacketCaps, RingIdErrorMasking, StrongOrder};
+use khal::caps::{PacketCaps, RingIdErrorMasking, Supported, Unsupported};
 use khal::{
     Arch, ArchError, Generation, NcLocation, NcMapTable, Platform, Product, RegistrarError,
-    RegistrarInput, Registration, Rev4, Scalars, UdmaRevision, VersionWindow, nc_map_entry,
-    register_common,
+    RegistrarInput, Registration, Rev4, Scalars, VersionWindow, nc_map_entry, register_common,
 };
 
 /// V3: trn2.
@@ -34,21 +33,12 @@ pub struct Cayman;
 
 impl PacketCaps for Cayman {
     const MAX_TX_DESCS_PER_PACKET: u32 = 0x41;
-    const HAS_NOTIFICATION_MASK: bool = false;
-    const HAS_STRONG_ORDER: bool = true;
+    type NotificationMasks = Unsupported;
+    type StrongOrdering = Supported;
 }
-
-impl StrongOrder for Cayman {}
 
 /// The V3 product masks ring-id errors on NeuronCore engines.
 impl RingIdErrorMasking for Cayman {}
-
-impl IoficCaps for Cayman {
-    // Keyed on the UDMA revision (seed 004 §4), not the generation: revision 4's values.
-    const M2S_PRIMARY_D_UNMASK: u32 =
-        <<Self as Arch>::Revision as UdmaRevision>::M2S_PRIMARY_D_UNMASK;
-    const S2M_ERROR_MASK: u32 = <<Self as Arch>::Revision as UdmaRevision>::S2M_ERROR_MASK;
-}
 
 /// trn2.
 pub const PRODUCTS: [Product; 1] = [Product {

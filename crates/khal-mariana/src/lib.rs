@@ -18,17 +18,19 @@
 //! | `SCALARS.hal_data_fifo_depth` | 2296 | 4088 | userspace HAL `al_udma_init` `[m2s+0x310]` (seed 004 §2); the kernel keeps 2296 (`num_beats`) |
 //! | `SCALARS.ostand_data_wr_wide` | none | 256 | the V4-only `axi_s2m.ostand_cfg_wr_2` write at engine init (common UDMA code outside the kernel HAL) |
 //! | `TTT_DEFAULT_ON_NORMAL` (+ `TargetTranslationTable`) | no | yes | userspace: `al_udma_state_set_wait` runs `al_udma_ttt_default_config` on NORMAL, MARIANA only (seed 004 §2) |
-//! | `PacketCaps::HAS_NOTIFICATION_MASK` (+ `NotificationMask`) | no | yes | userspace: notification masks are V4-only |
+//! | `PacketCaps::NotificationMasks` (hence `HAS_NOTIFICATION_MASK` and `NotificationMask`) | `Unsupported` | `Supported` | userspace: notification masks are V4-only |
 //! | `Arch::register` (platform detection) | ultraserver/PDS lists, `force_userver` | PDS list + 14-char prefix; `trn3p.48xlarge*` is ULTRASERVER (2.26.5.0) | the kernel V4 registrar re-detects `platform_type`; here it composes V3's layer with `?` |
 //! | `Arch::logical_to_physical_nc` | V3 table, die flip | PDS: own table (A even, B odd), no die flip; else V3's | `ncdev_logical_to_physical_nc_map_v4` (2.26.5.0) |
 //!
 //! Kernel items V4 changes that this crate does not model: the `get_device_id` routing-id
 //! skip on `trn3pd98.3xlarge` (firmware polling, not a constant); the clock-divider value
 //! (no value in the reference).
-//! The capability markers V4 shares with V3 ([`StrongOrder`],
-//! [`RingIdErrorMasking`]) are restated as empty `impl`s (a
-//! marker cannot be inherited from another type); they are not overrides, and the override
-//! test checks that V4 has exactly V3's markers plus `NotificationMask`.
+//! V4 takes V3's strong-ordering capability by name (`<Cayman as PacketCaps>::StrongOrdering`,
+//! so [`StrongOrder`](khal::caps::StrongOrder) follows), and its IOFIC policy values with
+//! V3's UDMA revision type. The product marker it shares with V3, [`RingIdErrorMasking`], is
+//! restated as an empty `impl` (a marker cannot be inherited from another type); it is not an
+//! override, and the override test checks that V4 has exactly V3's markers plus
+//! `NotificationMask`.
 //! The V4 override test (`tests/overrides.rs`) enumerates exactly the rows above and checks
 //! that every other item equals V3's.
 //!
@@ -51,10 +53,7 @@
     )
 )]
 
-use khal::caps::{
-    IoficCaps, NotificationMask, PacketCaps, RingIdErrorMasking, StrongOrder,
-    TargetTranslationTable,
-};
+use khal::caps::{PacketCaps, RingIdErrorMasking, Supported, TargetTranslationTable};
 use khal::{
     Arch, ArchError, Generation, NcLocation, Platform, Product, RegistrarError, RegistrarInput,
     Registration, Scalars, nc_map_entry, v4_table,
@@ -68,14 +67,12 @@ pub struct Mariana;
 impl PacketCaps for Mariana {
     const MAX_TX_DESCS_PER_PACKET: u32 = <Cayman as PacketCaps>::MAX_TX_DESCS_PER_PACKET;
     /// Override: descriptor notification masks exist from V4 on.
-    const HAS_NOTIFICATION_MASK: bool = true;
-    const HAS_STRONG_ORDER: bool = <Cayman as PacketCaps>::HAS_STRONG_ORDER;
+    type NotificationMasks = Supported;
+    type StrongOrdering = <Cayman as PacketCaps>::StrongOrdering;
 }
 
-impl StrongOrder for Mariana {}
 /// Inherited from V3 (the product runs V3's ring-id masking on V4).
 impl RingIdErrorMasking for Mariana {}
-impl NotificationMask for Mariana {}
 /// Override: the userspace HAL runs the TTT default configuration on NORMAL (seed 004 §2,
 /// "MARIANA-only").
 impl TargetTranslationTable for Mariana {}
@@ -92,12 +89,6 @@ const _: () = {
     }
     assert!(has_ttt_marker::<Mariana>() && <Mariana as Arch>::TTT_DEFAULT_ON_NORMAL);
 };
-
-/// Inherited from V3 (both keyed on the UDMA revision, seed 004 §4).
-impl IoficCaps for Mariana {
-    const M2S_PRIMARY_D_UNMASK: u32 = <Cayman as IoficCaps>::M2S_PRIMARY_D_UNMASK;
-    const S2M_ERROR_MASK: u32 = <Cayman as IoficCaps>::S2M_ERROR_MASK;
-}
 
 /// trn3 (two PCI ids, treated alike everywhere).
 pub const PRODUCTS: [Product; 2] = [

@@ -4,10 +4,10 @@
 //! `arch-callbacks.tsv` (formulas turned into data) and `address-map.tsv`; the crate's tests
 //! re-read those tables and compare.
 //!
-//! V2 has no strong-ordered RX writes and no descriptor notification masks, so it does not
-//! implement [`StrongOrder`](khal::caps::StrongOrder) or
+//! V2 has no strong-ordered RX writes and no descriptor notification masks
+//! ([`Unsupported`] both), so it is neither [`StrongOrder`](khal::caps::StrongOrder) nor
 //! [`NotificationMask`](khal::caps::NotificationMask): APIs that need them do not compile
-//! for `Sunda`. Of the product's post-init engine steps it takes the AXI-error one
+//! for `Sunda`. Its IOFIC policy values are its UDMA revision's ([`Rev4`]). Of the product's post-init engine steps it takes the AXI-error one
 //! ([`AxiErrorAborts`]), not V3/V4's ring-id error masking
 //! ([`RingIdErrorMasking`](khal::caps::RingIdErrorMasking)).
 //!
@@ -29,8 +29,8 @@
     )
 )]
 
-use khal::caps::{AxiErrorAborts, IoficCaps, PacketCaps};
-use khal::{Arch, Generation, Product, Rev4, Scalars, UdmaRevision, VersionWindow};
+use khal::caps::{AxiErrorAborts, PacketCaps, Unsupported};
+use khal::{Arch, Generation, Product, Rev4, Scalars, VersionWindow};
 
 /// V2: trn1 and inf2.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -38,15 +38,8 @@ pub struct Sunda;
 
 impl PacketCaps for Sunda {
     const MAX_TX_DESCS_PER_PACKET: u32 = 0x80;
-    const HAS_NOTIFICATION_MASK: bool = false;
-    const HAS_STRONG_ORDER: bool = false;
-}
-
-impl IoficCaps for Sunda {
-    // Keyed on the UDMA revision (seed 004 §4), not the generation: revision 4's values.
-    const M2S_PRIMARY_D_UNMASK: u32 =
-        <<Self as Arch>::Revision as UdmaRevision>::M2S_PRIMARY_D_UNMASK;
-    const S2M_ERROR_MASK: u32 = <<Self as Arch>::Revision as UdmaRevision>::S2M_ERROR_MASK;
+    type NotificationMasks = Unsupported;
+    type StrongOrdering = Unsupported;
 }
 
 /// The V2 product arms AXI error detection and AXI-error aborts after engine init.

@@ -1,6 +1,12 @@
-//! The capability traits an [`Arch`](crate::Arch) implements: the descriptor and IOFIC ones
+//! The capability traits of an [`Arch`](crate::Arch): the descriptor and IOFIC ones
 //! re-exported from the crates that consume them (so an arch crate depends on `khal` alone),
 //! and `khal`'s own product-policy markers.
+//!
+//! Each descriptor capability is declared once per arch, as a [`PacketCaps`] associated type
+//! ([`Supported`] / [`Unsupported`]); its `HAS_*` flag and its marker ([`StrongOrder`],
+//! [`NotificationMask`]) are derived from it, so they cannot disagree. The IOFIC values are
+//! implemented once per UDMA revision type ([`Rev3`](crate::Rev3), [`Rev4`](crate::Rev4)),
+//! which an arch names as its [`Arch::Revision`](crate::Arch::Revision).
 //!
 //! The two markers below gate engine steps that the vendor product runs after engine init
 //! for some generations only (`udma-notes.md` section 2 step 8). Which generation runs which
@@ -9,14 +15,16 @@
 //! cases in `tests/ui/`), and there is no run-time error path that a caller could forget to
 //! handle or that a test could never reach.
 //!
-//! The [`IoficCaps`] error masks that vary are taken from the arch's UDMA revision
+//! The [`IoficCaps`] error masks that vary are the arch's UDMA revision's
 //! ([`UdmaRevision`](crate::UdmaRevision)). That keying is an **inference**: seed 004 §4
 //! gives the values as "(v3)" / "(v4)" without the branch, and where seed §2 shows a
 //! `rev_id` branch it labels the arms "v4 (MARIANA)" / "v3 (CAYMAN)" (see
 //! `iofic::error_masks`).
 
 pub use iofic::caps::IoficCaps;
-pub use udma_desc::caps::{NotificationMask, PacketCaps, StrongOrder};
+pub use udma_desc::caps::{
+    NotificationMask, PacketCaps, StrongOrder, Support, Supported, Unsupported,
+};
 
 /// Marker: the product masks prefetch ring-id errors on this generation's NeuronCore
 /// engines (V3, V4; `udma-notes.md` section 10, `arch-callbacks.tsv` `ndma_init`: "masks
@@ -49,12 +57,8 @@ pub trait AxiErrorAborts: crate::Arch {}
 /// struct TttWithoutNormal;
 /// impl khal::caps::PacketCaps for TttWithoutNormal {
 ///     const MAX_TX_DESCS_PER_PACKET: u32 = 0x41;
-///     const HAS_NOTIFICATION_MASK: bool = true;
-///     const HAS_STRONG_ORDER: bool = true;
-/// }
-/// impl khal::caps::IoficCaps for TttWithoutNormal {
-///     const M2S_PRIMARY_D_UNMASK: u32 = 0x500;
-///     const S2M_ERROR_MASK: u32 = 0xFFFF_EF07;
+///     type NotificationMasks = khal::caps::Supported;
+///     type StrongOrdering = khal::caps::Supported;
 /// }
 /// impl khal::Arch for TttWithoutNormal {
 ///     const GENERATION: khal::Generation = khal::Generation::V4;

@@ -2,12 +2,13 @@
 //!
 //! * [`Arch`]: one zero-sized type per chip generation (in `khal-sunda`, `khal-cayman`,
 //!   `khal-mariana`) carrying identity, capabilities ([`caps`]), the per-arch scalars
-//!   ([`Scalars`]), the UDMA register-offset set ([`regs::UdmaLayout`]), the registrar and
+//!   ([`Scalars`]), the per-queue register offsets ([`Arch::queue_reg_offset`]), the registrar and
 //!   the pure per-arch functions of the vendor's callback table as default associated
 //!   functions. Arch-dependent code is generic over `A: Arch`: no vtable, no run-time branch.
-//! * [`regs`]: the UDMA unit register map (M2S, S2M, gen, gen_ex and the per-queue blocks) as
-//!   typed [`mmio::Register`]s, every offset checked at compile time against
-//!   `tables/udma-registers.tsv`, and one register list ([`regs::REGISTERS`]).
+//! * [`regs`]: the UDMA unit register map (M2S, S2M, gen, gen_ex and the per-queue block
+//!   arrays) declared once with [`mmio::register!`]: typed registers relative to their
+//!   blocks, the one register list ([`regs::REGISTERS`]) made from the declarations and
+//!   checked at compile time against `tables/udma-registers.tsv`.
 //! * [`udma`]: engine and queue bring-up and configuration over any [`mmio::Mmio`] window;
 //!   the doorbell ([`udma_desc::Doorbell`]) for any unit window; the product's post-init
 //!   steps, each bounded on the generations that run it ([`caps::AxiErrorAborts`] for V2's

@@ -14,9 +14,9 @@ pub(crate) const UDMA_REGISTERS: &str = include_str!("../tables/udma-registers.t
 #[derive(Clone, Copy)]
 pub(crate) enum Column {
     /// Offset inside the block (third column).
-    Offset = 2,
+    Offset,
     /// Offset from the unit base (fourth column; `-` for overlay views).
-    Abs = 3,
+    Abs,
 }
 
 const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
@@ -81,22 +81,68 @@ const fn parse_hex(s: &[u8]) -> Option<usize> {
     Some(v)
 }
 
+/// One parsed line of the table: block, register, offset and absolute offset (`None` where
+/// the cell is not a hex number, such as the overlay's `-`).
+#[derive(Clone, Copy)]
+struct Row {
+    block: &'static [u8],
+    name: &'static [u8],
+    offset: Option<usize>,
+    abs: Option<usize>,
+}
+
+/// Lines of the table (the header included: it parses as a row no lookup matches).
+const LINES: usize = {
+    let mut n = 0;
+    let mut rest = UDMA_REGISTERS.as_bytes();
+    while !rest.is_empty() {
+        rest = split_once(rest, b'\n').1;
+        n += 1;
+    }
+    n
+};
+
+/// The table, split once into rows, so that each lookup compares short names instead of
+/// rescanning the text (the register list checks every row at compile time).
+const ROWS: [Row; LINES] = {
+    let empty = Row {
+        block: b"",
+        name: b"",
+        offset: None,
+        abs: None,
+    };
+    let mut rows = [empty; LINES];
+    let mut slots: &mut [Row] = &mut rows;
+    let mut rest = UDMA_REGISTERS.as_bytes();
+    while let Some((slot, free)) = slots.split_first_mut() {
+        let (line, next) = split_once(rest, b'\n');
+        rest = next;
+        let (block, tail) = split_once(line, b'\t');
+        let (name, tail) = split_once(tail, b'\t');
+        let (off, tail) = split_once(tail, b'\t');
+        *slot = Row {
+            block,
+            name,
+            offset: parse_hex(off),
+            abs: parse_hex(split_once(tail, b'\t').0),
+        };
+        slots = free;
+    }
+    rows
+};
+
 /// The `column` of the row whose block is `block` and register is `name`, parsed as hex.
 /// `None` when the row is missing or the cell is not a hex number.
 pub(crate) const fn lookup(block: &str, name: &str, column: Column) -> Option<usize> {
-    let mut rest = UDMA_REGISTERS.as_bytes();
-    while !rest.is_empty() {
-        let (line, next) = split_once(rest, b'\n');
-        rest = next;
-        let (b, tail) = split_once(line, b'\t');
-        let (n, tail) = split_once(tail, b'\t');
-        if bytes_eq(b, block.as_bytes()) && bytes_eq(n, name.as_bytes()) {
-            let (off, tail) = split_once(tail, b'\t');
+    let mut rows: &[Row] = &ROWS;
+    while let Some((r, rest)) = rows.split_first() {
+        if bytes_eq(r.block, block.as_bytes()) && bytes_eq(r.name, name.as_bytes()) {
             return match column {
-                Column::Offset => parse_hex(off),
-                Column::Abs => parse_hex(split_once(tail, b'\t').0),
+                Column::Offset => r.offset,
+                Column::Abs => r.abs,
             };
         }
+        rows = rest;
     }
     None
 }
@@ -109,19 +155,12 @@ pub(crate) const fn offset_is(block: &str, name: &str, offset: usize) -> bool {
 /// True when no row of block `block` has `offset` in its offset column: a register the
 /// seeds name but the reference table does not list must not collide with one it lists.
 pub(crate) const fn no_row_at(block: &str, offset: usize) -> bool {
-    let mut rest = UDMA_REGISTERS.as_bytes();
-    while !rest.is_empty() {
-        let (line, next) = split_once(rest, b'\n');
-        rest = next;
-        let (b, tail) = split_once(line, b'\t');
-        let (_, tail) = split_once(tail, b'\t');
-        if bytes_eq(b, block.as_bytes()) {
-            if let Some(v) = parse_hex(split_once(tail, b'\t').0) {
-                if v == offset {
-                    return false;
-                }
-            }
+    let mut rows: &[Row] = &ROWS;
+    while let Some((r, rest)) = rows.split_first() {
+        if bytes_eq(r.block, block.as_bytes()) && matches!(r.offset, Some(v) if v == offset) {
+            return false;
         }
+        rows = rest;
     }
     true
 }

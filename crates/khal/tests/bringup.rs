@@ -579,7 +579,7 @@ fn target_steering_writes_the_rev4_selectors() {
 }
 
 #[test]
-fn doorbells_fence_then_write_the_tail_increment() {
+fn doorbells_barrier_then_write_the_tail_increment() {
     let regs = Regs::new();
     let bell = UnitDoorbell(&regs);
     bell.ring_rx(q(3), 5);
@@ -591,11 +591,14 @@ fn doorbells_fence_then_write_the_tail_increment() {
         regs.writes().as_slice(),
         [(0x24038, 5), (0x4038, 2), (0x30038, 1), (0x1038, 7)]
     );
+    // The DMA write barrier comes just before every doorbell write (trace index 0..4).
+    assert_eq!(regs.barriers().as_slice(), [0, 1, 2, 3]);
     // The doorbell works through any window type, e.g. a sub-window at a unit's BAR offset.
     let bar: Regs = Regs::new();
     let unit = mmio::Window::new(&bar, 0x8200_0000);
     UnitDoorbell(unit).ring_rx(q(0), 1);
     assert_eq!(bar.writes().as_slice(), [(0x8202_1038, 1)]);
+    assert_eq!(bar.barriers().as_slice(), [0], "through the sub-window too");
     assert!(
         bar.trace().iter().all(|a| a.is_write()),
         "a doorbell only writes"

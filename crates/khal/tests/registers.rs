@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use common::{UDMA_BITFIELDS, UDMA_REGISTERS, hex, rows};
 use khal::regs::queue::{self, CompCfg, QSwCtrl, QueueCfg, RingLen, RingPtr, TailInc};
 use khal::regs::{EngineStateWord, general, m2s, s2m};
-use khal::regs::{QueueReg, REGISTERS, Source, UdmaLayout, queue::Dir};
+use khal::regs::{QueueReg, REGISTERS, Source, queue::Dir};
 use udma_desc::QueueId;
 
 /// The blocks whose every row the one register list holds.
@@ -84,7 +84,6 @@ fn queue_regs_are_entries_of_the_register_list() {
 
 #[test]
 fn queue_blocks_sit_where_the_table_says_for_every_queue() {
-    let l = UdmaLayout::REV4;
     for r in rows(UDMA_REGISTERS) {
         let (dir, base) = match r[0] {
             "m2s_q" => (Dir::Tx, 0x1000),
@@ -98,11 +97,11 @@ fn queue_blocks_sit_where_the_table_says_for_every_queue() {
         let off = usize::try_from(hex(r[2])).unwrap();
         let reg = QueueReg::ALL
             .into_iter()
-            .find(|&g| l.queue_reg(dir, g) == Some(off))
+            .find(|&g| g.offset(dir) == Some(off))
             .unwrap_or_else(|| panic!("{:?} {} has no QueueReg", dir, r[1]));
         for q in QueueId::all() {
             assert_eq!(
-                l.queue_reg_abs(dir, q, reg),
+                reg.abs(dir, q),
                 Some(usize::try_from(hex(r[3])).unwrap() + q.index() * 0x1000)
             );
         }
@@ -110,11 +109,11 @@ fn queue_blocks_sit_where_the_table_says_for_every_queue() {
     // The table's per-queue offset set: 16 TX + 14 RX rows, 18 distinct (offset, meaning)s.
     let tx: Vec<_> = QueueReg::ALL
         .iter()
-        .filter_map(|&g| l.queue_reg(Dir::Tx, g))
+        .filter_map(|&g| g.offset(Dir::Tx))
         .collect();
     let rx: Vec<_> = QueueReg::ALL
         .iter()
-        .filter_map(|&g| l.queue_reg(Dir::Rx, g))
+        .filter_map(|&g| g.offset(Dir::Rx))
         .collect();
     assert_eq!((tx.len(), rx.len()), (16, 14));
     let distinct: BTreeSet<_> = tx
@@ -127,9 +126,9 @@ fn queue_blocks_sit_where_the_table_says_for_every_queue() {
         .collect();
     assert_eq!(distinct.len(), 18);
     // The tail-pointer increment is a shared ring register (the table lists rdrtp_inc).
-    assert_eq!(l.queue_reg(Dir::Rx, QueueReg::DrtpInc), Some(0x38));
-    assert_eq!(l.queue_reg(Dir::Rx, QueueReg::DescPrefCfg), None);
-    assert_eq!(l.queue_reg(Dir::Rx, QueueReg::RlimitMask), None);
+    assert_eq!(QueueReg::DrtpInc.offset(Dir::Rx), Some(0x38));
+    assert_eq!(QueueReg::DescPrefCfg.offset(Dir::Rx), None);
+    assert_eq!(QueueReg::RlimitMask.offset(Dir::Rx), None);
 }
 
 /// (register, field) of the bitfield table -> the mask of our typed field, found by clearing

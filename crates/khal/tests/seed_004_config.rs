@@ -175,6 +175,8 @@ fn s2_ttt_entry_set_writes_seven_dwords_at_0xc00() {
             (0xc18, 9)
         ]
     );
+    // The seed's al_data_memory_barrier after the entry: after all seven words.
+    assert_eq!(tgtid.barriers().as_slice(), [7]);
     let bad = TttEntry { mask: 32, ..entry };
     assert_eq!(
         e.ttt_entry_set(&tgtid, &bad),
@@ -189,6 +191,7 @@ fn s2_ttt_entry_set_writes_seven_dwords_at_0xc00() {
     };
     assert!(e.ttt_entry_set(&tgtid, &bad).is_err());
     assert_eq!(tgtid.writes().len(), 7, "refused entries write nothing");
+    assert_eq!(tgtid.barriers().len(), 1, "nor fence");
 }
 
 fn entry_for(q: QueueId) -> TttEntry {

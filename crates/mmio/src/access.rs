@@ -1,6 +1,6 @@
 //! The register-access trait.
 
-use crate::{Register, Window};
+use crate::{BlockWindow, Placed, Register, Window, block_base};
 
 /// What a read of an unmapped or misaligned offset returns.
 ///
@@ -21,6 +21,15 @@ pub trait Mmio {
     fn read32(&self, offset: usize) -> u32;
     /// Writes `value` to the 32-bit register at byte `offset`.
     fn write32(&self, offset: usize, value: u32);
+
+    /// The DMA write barrier before a write that starts DMA (a doorbell): every ordinary
+    /// memory store before it is visible to the device before any write after it (see
+    /// [`dma_write_barrier`](crate::dma_write_barrier), which the default calls). A window
+    /// forwards it to the window it is cut from; a recording fake records where it fell.
+    #[inline]
+    fn write_barrier(&self) {
+        crate::dma_write_barrier()
+    }
 }
 
 impl<T: Mmio + ?Sized> Mmio for &T {
@@ -31,6 +40,10 @@ impl<T: Mmio + ?Sized> Mmio for &T {
     #[inline]
     fn write32(&self, offset: usize, value: u32) {
         (**self).write32(offset, value)
+    }
+    #[inline]
+    fn write_barrier(&self) {
+        (**self).write_barrier()
     }
 }
 
@@ -60,6 +73,13 @@ pub trait MmioExt: Mmio {
     #[inline]
     fn window(&self, base: usize) -> Window<&Self> {
         Window::new(self, base)
+    }
+
+    /// A typed window on block `index` of the block array `B` placed in this window (for a
+    /// single block, index 0); `None` past `B::COUNT`.
+    #[inline]
+    fn block<B: Placed>(&self, index: usize) -> Option<BlockWindow<&Self, B>> {
+        block_base::<B>(index).map(|base| BlockWindow::new(self, base))
     }
 }
 

@@ -52,6 +52,7 @@ struct State<const REGS: usize, const TRACE: usize> {
     values: LinearMap<usize, u32, REGS>,
     queued: Deque<(usize, u32), QUEUED_READS>,
     trace: Vec<Access, TRACE>,
+    barriers: Vec<usize, TRACE>,
     lost: usize,
 }
 
@@ -86,6 +87,7 @@ impl<const REGS: usize, const TRACE: usize> FakeRegs<REGS, TRACE> {
                 values: LinearMap::new(),
                 queued: Deque::new(),
                 trace: Vec::new(),
+                barriers: Vec::new(),
                 lost: 0,
             }),
         }
@@ -139,9 +141,19 @@ impl<const REGS: usize, const TRACE: usize> FakeRegs<REGS, TRACE> {
         .unwrap_or_default()
     }
 
-    /// Forgets the trace (stored values stay).
+    /// Where the [write barriers](Mmio::write_barrier) fell: for each, the number of
+    /// accesses recorded before it (so a barrier just before the doorbell write at trace
+    /// index `i` is recorded as `i`).
+    pub fn barriers(&self) -> Vec<usize, TRACE> {
+        self.with(|s| s.barriers.clone()).unwrap_or_default()
+    }
+
+    /// Forgets the trace and the barrier positions (stored values stay).
     pub fn clear_trace(&self) {
-        self.with(|s| s.trace.clear());
+        self.with(|s| {
+            s.trace.clear();
+            s.barriers.clear();
+        });
     }
 
     /// Accesses or stores that did not fit in the fixed capacity.
@@ -193,6 +205,18 @@ impl<const REGS: usize, const TRACE: usize> Mmio for FakeRegs<REGS, TRACE> {
             Self::record(s, Access::Write { offset, value });
         });
     }
+
+    /// Records the barrier's position in the trace (and issues the real one, so code under
+    /// test behaves as on hardware).
+    fn write_barrier(&self) {
+        self.with(|s| {
+            let at = s.trace.len();
+            if s.barriers.push(at).is_err() {
+                s.lost += 1;
+            }
+        });
+        crate::dma_write_barrier();
+    }
 }
 
 #[cfg(test)]
@@ -241,6 +265,19 @@ mod tests {
         assert_eq!(f.read32(0x300), 3);
         assert_eq!(f.read32(0x200), 9, "falls back to the stored value");
         assert_eq!(f.read32(0x300), 0);
+    }
+
+    #[test]
+    fn barriers_are_recorded_where_they_fall_through_windows() {
+        let f: FakeRegs<8, 8> = FakeRegs::new();
+        f.write32(0x10, 1);
+        let w = f.window(0x100);
+        w.write_barrier();
+        w.write32(0x38, 2);
+        assert_eq!(f.barriers(), [1], "before the second access");
+        assert_eq!(f.writes(), [(0x10, 1), (0x138, 2)]);
+        f.clear_trace();
+        assert!(f.barriers().is_empty());
     }
 
     #[test]

@@ -12,6 +12,17 @@
 //! compiler invent, merge or elide accesses, which is wrong for registers with side effects
 //! (a tail-pointer increment is a command, not a store).
 //!
+//! On top of the trait:
+//!
+//! * [`register!`] — the one register language of the family: each register's offset, typed
+//!   value (or inline fields) and name in one declaration, inside a block that says where it
+//!   sits (one block, or an array addressed by index) and lists what it holds
+//!   ([`RegisterBlock`], [`Placed`]); [`MmioExt::block`] gives a [`BlockWindow`] that only
+//!   reads registers of its block.
+//! * [`dma_write_barrier`] — "descriptors in memory, then the doorbell", which volatile
+//!   accesses do not order on their own ([`VolatileMmio`] says what they do order);
+//!   [`Mmio::write_barrier`] is how code issues it, so a fake can record it.
+//!
 //! ```
 //! # #[cfg(feature = "test-utils")] {
 //! use mmio::{FakeRegs, Mmio, MmioExt, Access};
@@ -38,15 +49,29 @@
 )]
 
 mod access;
+mod barrier;
+mod block;
 #[cfg(any(test, feature = "test-utils"))]
 mod fake;
+mod macros;
 mod register;
 mod volatile;
 mod window;
 
 pub use access::{BUS_ERROR_READ, Mmio, MmioExt};
+pub use barrier::dma_write_barrier;
+pub use block::BlockWindow;
 #[cfg(any(test, feature = "test-utils"))]
 pub use fake::{Access, FakeRegs};
-pub use register::Register;
+pub use register::{
+    Contains, Placed, Register, RegisterBlock, RegisterInfo, block_base, block_base_or_unmapped,
+    locate, str_eq, unmapped,
+};
+#[doc(hidden)]
+pub use register::{count_rows, join_rows};
 pub use volatile::VolatileMmio;
 pub use window::Window;
+
+/// `bitfield-struct`'s attribute, for the inline value types of [`register!`].
+#[doc(hidden)]
+pub use bitfield_struct::bitfield as __bitfield;

@@ -9,6 +9,26 @@ use crate::{BUS_ERROR_READ, Mmio};
 ///
 /// Offsets are bounds- and alignment-checked: an access outside `len` bytes or not 4-byte
 /// aligned behaves like an unclaimed bus access (reads [`BUS_ERROR_READ`], writes dropped).
+///
+/// # What it orders, and what it does not
+///
+/// * **Each call is one 32-bit access, never merged, split, repeated or elided**, and the
+///   accesses through it are emitted in program order relative to each other (and to any
+///   other volatile access): that is what `read_volatile` / `write_volatile` promise.
+/// * **The hardware keeps them in that order** only because of how the BAR is mapped: the
+///   driver maps register space uncached (`reference/mmap-README.md`: special resources are
+///   "always forced uncached"), and uncached (x86 UC) or Device (Arm) accesses to one device
+///   are performed in program order. This type cannot check the mapping it is given.
+/// * **Ordinary memory accesses are not ordered against them**, by the compiler or by the
+///   CPU: descriptors written to a DMA ring with plain stores may reach the device after a
+///   doorbell written here. Volatile MMIO cannot start DMA safely on its own (tock-registers
+///   warns the same); call [`write_barrier`](Mmio::write_barrier) (the
+///   [`dma_write_barrier`](crate::dma_write_barrier)) between the descriptors and the
+///   doorbell.
+/// * **A write is not complete when the call returns**: PCIe MMIO writes are posted. A read
+///   from the same device is what waits for earlier writes to arrive.
+/// * **It is not a lock**: two threads writing through one window interleave their accesses
+///   in some order; making multi-register sequences atomic is the caller's business.
 #[derive(Debug)]
 pub struct VolatileMmio {
     base: NonNull<u8>,

@@ -43,4 +43,8 @@ impl<M: Mmio> Mmio for Window<M> {
             self.inner.write32(abs, value)
         }
     }
+    #[inline]
+    fn write_barrier(&self) {
+        self.inner.write_barrier()
+    }
 }

@@ -266,8 +266,16 @@ impl Scenario {
         }
     }
 
+    /// Queue `q % 16`'s block of direction `dir & 1` (khal's queue block arrays).
     fn queue_base(dir: u8, q: u8) -> usize {
-        Self::dir_base(dir) + kq::QUEUE_BLOCK + (usize::from(q) % QUEUES) * kq::QUEUE_STRIDE
+        let dir = if dir & 1 == 0 {
+            Direction::Tx
+        } else {
+            Direction::Rx
+        };
+        // `q % 16` is a queue id: `new` cannot fail.
+        udma_desc::QueueId::new(u32::from(q) % udma_desc::QUEUES_PER_ENGINE as u32)
+            .map_or(0, |q| kq::queue_base(dir, q))
     }
 
     fn named_offset(unit: u8, dir: u8, q: u8, index: u8) -> usize {

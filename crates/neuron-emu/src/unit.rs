@@ -8,7 +8,7 @@
 use khal::regs::queue::{self as kq, QSwCtrl, RingLen, TxRlimitMask};
 use khal::regs::s2m::NoDescCfg;
 use khal::regs::{general, m2s, s2m, unit as ub};
-use mmio::Register;
+use mmio::{Placed, Register};
 
 use udma_desc::Direction;
 
@@ -80,19 +80,23 @@ enum Reg {
 }
 
 fn decode(off: usize) -> Reg {
-    let (dir, rel) = if off < ub::S2M_BASE {
-        (Direction::Tx, off - ub::M2S_BASE)
+    // The queue blocks: khal's block arrays (`TxQueue`, `RxQueue`), the one statement of
+    // where queue q's registers are.
+    if let Some((dir, q, rel)) = kq::locate_queue(off) {
+        return Reg::Queue(dir, q, rel);
+    }
+    let (dir, rel, queues_start) = if off < ub::S2M_BASE {
+        (Direction::Tx, off - ub::M2S_BASE, kq::TxQueue::BASE)
     } else if off < ub::GEN_BASE {
-        (Direction::Rx, off - ub::S2M_BASE)
+        (Direction::Rx, off - ub::S2M_BASE, kq::RxQueue::BASE)
     } else {
         return Reg::Gen(off - ub::GEN_BASE);
     };
-    match rel.checked_sub(kq::QUEUE_BLOCK) {
-        None => Reg::Engine(dir, rel),
-        Some(q_rel) if q_rel / kq::QUEUE_STRIDE < QUEUES => {
-            Reg::Queue(dir, q_rel / kq::QUEUE_STRIDE, q_rel % kq::QUEUE_STRIDE)
-        }
-        Some(_) => Reg::Plain,
+    // Engine registers sit below the queue blocks; past the last queue block is storage.
+    if off < queues_start {
+        Reg::Engine(dir, rel)
+    } else {
+        Reg::Plain
     }
 }
 

@@ -158,7 +158,7 @@ fn out_of_range_source_and_ring<A: Arch>() {
     udma.init_queue(q, nowhere, good).unwrap();
     let before = rig.snapshot();
     udma.regs()
-        .window(A::UDMA.queue_base(Dir::Tx, q))
+        .window(khal::regs::queue::queue_base(Dir::Tx, q))
         .write32(0x38, 1);
     assert_eq!(rig.dev.run_until_idle().faults, 1);
     assert_eq!(
@@ -271,7 +271,7 @@ fn non_aborting_fault_blocks_only_its_queue<A: Arch>() {
     // Fix the slot and ring a zero-count doorbell: the queue retries its head.
     patch_tx(&mut bad, 0, |d| d.set_ring_id(RingId::INITIAL));
     udma.regs()
-        .window(A::UDMA.queue_base(Dir::Tx, bad.queue()))
+        .window(khal::regs::queue::queue_base(Dir::Tx, bad.queue()))
         .write32(0x38, 0);
     rig.run_clean(1);
     assert_eq!(rig.dev.read_mem_vec(bad_dst, 256).unwrap(), bad_data);
@@ -292,7 +292,7 @@ fn head_stays_on_the_faulting_packet() {
     assert_eq!((head.index, head.ring_id), (1, RingId::INITIAL));
     let reg = udma
         .regs()
-        .window(A::UDMA.queue_base(Dir::Tx, pair.queue()))
+        .window(khal::regs::queue::queue_base(Dir::Tx, pair.queue()))
         .read32(0x34);
     assert_eq!(reg, 0x4000_0001, "drhp: index 1, ring id 1");
 }

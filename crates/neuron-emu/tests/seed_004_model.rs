@@ -65,7 +65,10 @@ fn s2_al_udma_init_refuses_another_revision_before_writing() {
         "{r:?}"
     );
     let regs = unit0(&dev);
-    let q0 = regs.window(khal_cayman::Cayman::UDMA.queue_base(Dir::Tx, QueueId::new(0).unwrap()));
+    let q0 = regs.window(khal::regs::queue::queue_base(
+        Dir::Tx,
+        QueueId::new(0).unwrap(),
+    ));
     assert_eq!(q0.read::<Cfg>(), QueueCfg::RESET, "no queue was enabled");
     assert!(dev.tgtid_block(0).is_none(), "the TTT is revision 4 only");
 }
@@ -80,7 +83,9 @@ fn s2_al_udma_init_values_read_back<A: Arch>() {
     let regs = unit0(&dev);
     for q in QueueId::all() {
         for d in Dir::BOTH {
-            let cfg = regs.window(A::UDMA.queue_base(d, q)).read32(0x20);
+            let cfg = regs
+                .window(khal::regs::queue::queue_base(d, q))
+                .read32(0x20);
             assert_eq!(
                 cfg & 0x3_0000,
                 0x3_0000,
@@ -138,7 +143,7 @@ fn s2_al_udma_init_num_of_queues_bounds_the_queues_software_touches() {
     let q2 = QueueId::new(2).unwrap();
     assert!(udma.init_queue(q2, ring, ring).is_err());
     let regs = unit0(&dev);
-    let q2_regs = regs.window(A::UDMA.queue_base(Dir::Tx, q2));
+    let q2_regs = regs.window(khal::regs::queue::queue_base(Dir::Tx, q2));
     assert_eq!(
         (q2_regs.read32(0x28), q2_regs.read32(0x30)),
         (0, 0),

@@ -139,12 +139,12 @@ pub struct CopyPair {
 /// INT_EN; RX never gets FIRST, LAST or DMB.
 ///
 /// ```
-/// use udma_desc::{build_copy_pair, caps::PacketCaps, Barrier, CopyRequest, RingId};
+/// use udma_desc::{build_copy_pair, caps::{PacketCaps, Supported, Unsupported}, Barrier, CopyRequest, RingId};
 /// struct V3;
 /// impl PacketCaps for V3 {
 ///     const MAX_TX_DESCS_PER_PACKET: u32 = 0x41;
-///     const HAS_NOTIFICATION_MASK: bool = false;
-///     const HAS_STRONG_ORDER: bool = true;
+///     type NotificationMasks = Unsupported;
+///     type StrongOrdering = Supported;
 /// }
 /// let req = CopyRequest::new(0x1000, 0x2000, 65_536).with_barrier(Barrier::Dmb);
 /// let pair = build_copy_pair::<V3>(RingId::INITIAL, RingId::INITIAL, &req)?;

@@ -8,6 +8,9 @@ use crate::QueueId;
 /// ring to the engine. `udma-desc` does not know register addresses (they belong to `khal`),
 /// so the ring code speaks to this trait; `khal` implements it over any `mmio::Mmio` window
 /// (a mapped BAR, a recording fake, the device model), and tests can record calls.
+///
+/// An implementation that writes a real device orders the descriptor stores before its
+/// register write (`khal`'s issue `mmio`'s DMA write barrier first, `mmio::Mmio::write_barrier`).
 pub trait Doorbell {
     /// Hands `count` more RX (stream-to-memory) descriptors of `queue` to the engine.
     fn ring_rx(&self, queue: QueueId, count: u32);

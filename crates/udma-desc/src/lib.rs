@@ -38,16 +38,15 @@
 //!
 //! ```
 //! use std::cell::RefCell;
-//! use udma_desc::caps::{PacketCaps, StrongOrder};
+//! use udma_desc::caps::{PacketCaps, Supported, Unsupported};
 //! use udma_desc::{Barrier, CopyRequest, DescRing, Descriptor, Direction, Doorbell, QueueId, RingPair};
 //!
 //! struct Cayman; // what khal-cayman provides
 //! impl PacketCaps for Cayman {
 //!     const MAX_TX_DESCS_PER_PACKET: u32 = 0x41;
-//!     const HAS_NOTIFICATION_MASK: bool = false;
-//!     const HAS_STRONG_ORDER: bool = true;
+//!     type NotificationMasks = Unsupported;
+//!     type StrongOrdering = Supported;
 //! }
-//! impl StrongOrder for Cayman {}
 //!
 //! struct Log(RefCell<Vec<(&'static str, u32)>>); // khal rings MMIO registers instead
 //! impl Doorbell for Log {

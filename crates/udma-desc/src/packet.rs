@@ -47,26 +47,25 @@ pub struct CopyBlock {
 /// [`with_notification_mask`](Self::with_notification_mask) needs `C: NotificationMask`.
 ///
 /// ```
-/// use udma_desc::{caps::{PacketCaps, StrongOrder}, PacketOptions};
+/// use udma_desc::{caps::{PacketCaps, Supported, Unsupported}, PacketOptions};
 /// struct V3;
 /// impl PacketCaps for V3 {
 ///     const MAX_TX_DESCS_PER_PACKET: u32 = 0x41;
-///     const HAS_NOTIFICATION_MASK: bool = false;
-///     const HAS_STRONG_ORDER: bool = true;
+///     type NotificationMasks = Unsupported;
+///     type StrongOrdering = Supported;
 /// }
-/// impl StrongOrder for V3 {}
 /// let opts = PacketOptions::<V3>::new().with_strong_order().with_dst_interrupt(true);
 /// ```
 ///
 /// A V2-like arch has no strong order, so this does not compile:
 ///
 /// ```compile_fail
-/// use udma_desc::{caps::PacketCaps, PacketOptions};
+/// use udma_desc::{caps::{PacketCaps, Unsupported}, PacketOptions};
 /// struct V2;
 /// impl PacketCaps for V2 {
 ///     const MAX_TX_DESCS_PER_PACKET: u32 = 0x80;
-///     const HAS_NOTIFICATION_MASK: bool = false;
-///     const HAS_STRONG_ORDER: bool = false;
+///     type NotificationMasks = Unsupported;
+///     type StrongOrdering = Unsupported;
 /// }
 /// let opts = PacketOptions::<V2>::new().with_strong_order();
 /// ```
@@ -74,14 +73,13 @@ pub struct CopyBlock {
 /// Nor does a notification mask before V4:
 ///
 /// ```compile_fail
-/// use udma_desc::{caps::{PacketCaps, StrongOrder}, PacketOptions};
+/// use udma_desc::{caps::{PacketCaps, Supported, Unsupported}, PacketOptions};
 /// struct V3;
 /// impl PacketCaps for V3 {
 ///     const MAX_TX_DESCS_PER_PACKET: u32 = 0x41;
-///     const HAS_NOTIFICATION_MASK: bool = false;
-///     const HAS_STRONG_ORDER: bool = true;
+///     type NotificationMasks = Unsupported;
+///     type StrongOrdering = Supported;
 /// }
-/// impl StrongOrder for V3 {}
 /// let opts = PacketOptions::<V3>::new().with_notification_mask(1);
 /// ```
 #[derive(Debug)]

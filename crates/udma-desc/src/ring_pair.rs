@@ -30,12 +30,12 @@ pub struct CopyBatch {
 /// The TX ring and the RX ring of one UDMA queue.
 ///
 /// ```
-/// use udma_desc::{caps::PacketCaps, CopyRequest, DescRing, Descriptor, Direction, QueueId, RingPair};
+/// use udma_desc::{caps::{PacketCaps, Unsupported}, CopyRequest, DescRing, Descriptor, Direction, QueueId, RingPair};
 /// struct V2;
 /// impl PacketCaps for V2 {
 ///     const MAX_TX_DESCS_PER_PACKET: u32 = 0x80;
-///     const HAS_NOTIFICATION_MASK: bool = false;
-///     const HAS_STRONG_ORDER: bool = false;
+///     type NotificationMasks = Unsupported;
+///     type StrongOrdering = Unsupported;
 /// }
 /// let (mut txs, mut rxs) = ([Descriptor::ZERO; 32], [Descriptor::ZERO; 32]);
 /// let mut pair = RingPair::new(
@@ -256,12 +256,12 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
     /// [`packet_prepare`](Self::packet_prepare) may.
     ///
     /// ```
-    /// use udma_desc::{caps::PacketCaps, CopyRequest, DescRing, Descriptor, Direction, QueueId, RingPair};
+    /// use udma_desc::{caps::{PacketCaps, Supported, Unsupported}, CopyRequest, DescRing, Descriptor, Direction, QueueId, RingPair};
     /// struct V3;
     /// impl PacketCaps for V3 {
     ///     const MAX_TX_DESCS_PER_PACKET: u32 = 0x41;
-    ///     const HAS_NOTIFICATION_MASK: bool = false;
-    ///     const HAS_STRONG_ORDER: bool = true;
+    ///     type NotificationMasks = Unsupported;
+    ///     type StrongOrdering = Supported;
     /// }
     /// let (mut txs, mut rxs) = ([Descriptor::ZERO; 32], [Descriptor::ZERO; 32]);
     /// let mut pair = RingPair::new(

@@ -6,6 +6,7 @@ mod nc_map;
 mod pure;
 mod registrar;
 mod revision;
+#[macro_use]
 mod scalar_fields;
 mod scalars;
 mod tpb;
@@ -28,13 +29,12 @@ pub use scalar_fields::{ScalarField, ScalarValue};
 pub use scalars::{Scalars, VersionWindow};
 pub use tpb::read_pe_counter;
 
-use iofic::caps::IoficCaps;
 use udma_desc::caps::PacketCaps;
 
 use udma_desc::QueueId;
 
+use crate::regs::QueueReg;
 use crate::regs::queue::Dir;
-use crate::regs::{QueueReg, UdmaLayout};
 
 /// The DHAL callback tally, by source. This crate models the reference's 59 slots
 /// (`arch-callbacks.tsv`, driver 2.26.5.0): it is the table the tests check against, one row
@@ -61,12 +61,11 @@ impl DhalCallbacks {
 /// `A: Arch` and reads associated consts, so each generation gets its own monomorphised copy
 /// with the numbers folded in — no table of function pointers, no run-time branch.
 ///
-/// The capability supertraits come from the crates below `khal`: [`PacketCaps`] (descriptor
-/// limits, `udma-desc`) and [`IoficCaps`] (error-interrupt policy masks, `iofic`).
-/// Version-common behaviour is written once, as default items here.
-pub trait Arch:
-    PacketCaps + IoficCaps + Copy + Default + core::fmt::Debug + Send + Sync + 'static
-{
+/// The capability supertrait comes from the crate below `khal`: [`PacketCaps`] (descriptor
+/// limits, `udma-desc`). The error-interrupt policy masks (`iofic::caps::IoficCaps`) belong
+/// to the UDMA revision: `A::Revision` implements them. Version-common behaviour is written
+/// once, as default items here.
+pub trait Arch: PacketCaps + Copy + Default + core::fmt::Debug + Send + Sync + 'static {
     // --- identity ---
     /// The generation.
     const GENERATION: Generation;
@@ -75,7 +74,7 @@ pub trait Arch:
     /// The products of this generation (PCI ids and sysfs strings).
     const PRODUCTS: &'static [Product];
     /// The UDMA revision of this generation's engines, as a type (revision-gated APIs are
-    /// bounded on it).
+    /// bounded on it; it carries the IOFIC policy values, `iofic::caps::IoficCaps`).
     type Revision: UdmaRevision;
     /// The UDMA revision number.
     const UDMA_REVISION: u8 = <Self::Revision as UdmaRevision>::NUMBER;
@@ -87,8 +86,6 @@ pub trait Arch:
     /// NORMAL transition (seed 004 §2: MARIANA only). An arch that sets it implements
     /// [`caps::TargetTranslationTable`](crate::caps::TargetTranslationTable).
     const TTT_DEFAULT_ON_NORMAL: bool = false;
-    /// The UDMA register-offset set (version common: [`UdmaLayout::REV4`]).
-    const UDMA: UdmaLayout = UdmaLayout::REV4;
 
     // --- behaviour ---
     /// The registrar: decides the host-wide HAL state for the first probed device.
@@ -103,10 +100,12 @@ pub trait Arch:
     }
 
     /// Offset from the unit base of per-queue register `reg` of queue `q`, direction `dir`
-    /// (`None` for a TX-only register asked for RX).
+    /// (`None` for a TX-only register asked for RX): the userspace HAL's per-queue offset
+    /// trampolines (seed 004 §3). Version common: the one queue layout of
+    /// [`regs::queue`](crate::regs::queue), which every generation has (UDMA revision 4).
     #[inline]
     fn queue_reg_offset(dir: Dir, q: QueueId, reg: QueueReg) -> Option<usize> {
-        Self::UDMA.queue_reg_abs(dir, q, reg)
+        reg.abs(dir, q)
     }
 
     /// The H2T engine of core `nc`.

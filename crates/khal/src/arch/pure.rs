@@ -7,10 +7,7 @@
 use heapless::Vec;
 
 use super::{ArchError, Scalars};
-use crate::regs::queue::{
-    CrbpHigh, CrbpLow, DrbpHigh, DrbpLow, DrtpInc, QUEUE_BLOCK, QUEUE_STRIDE,
-};
-use crate::regs::unit::{M2S_BASE, S2M_BASE};
+use crate::regs::queue::{CrbpHigh, CrbpLow, DrbpHigh, DrbpLow, DrtpInc, locate_queue};
 
 /// Wait times of a DMA completion, in microseconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -35,16 +32,6 @@ const EVENT_BYTES: u64 = 4;
 const NX_RING_QUEUE: u32 = 14;
 /// `nx_ring_engine_mask` has one bit per `eng % 16`.
 const NX_RING_MASK_BITS: u32 = u16::BITS;
-/// Where the queue blocks of a unit start, from the unit base: TX then RX
-/// (`regs::queue`: direction base + `QUEUE_BLOCK`). Widening `usize` -> `u64` constants.
-const QUEUE_BLOCKS_IN_UNIT: [u64; 2] = [
-    (M2S_BASE + QUEUE_BLOCK) as u64,
-    (S2M_BASE + QUEUE_BLOCK) as u64,
-];
-/// Stride of the queue blocks, as a BAR offset.
-const QUEUE_STRIDE_BYTES: u64 = QUEUE_STRIDE as u64;
-/// Bytes of all queue blocks of one direction.
-const QUEUE_BLOCKS_BYTES: u64 = QUEUE_STRIDE_BYTES * udma_desc::QUEUES_PER_ENGINE as u64;
 
 // The blocked offsets are the ring-pointer registers of `regs::queue` (ring base lo/hi,
 // tail increment, completion ring base lo/hi), in that order.
@@ -54,7 +41,6 @@ const _: () = {
     assert!(a == DrbpLow::OFFSET as u64 && b == DrbpHigh::OFFSET as u64);
     assert!(c == DrtpInc::OFFSET as u64);
     assert!(d == CrbpLow::OFFSET as u64 && e == CrbpHigh::OFFSET as u64);
-    assert!(QUEUE_BLOCKS_IN_UNIT[0] == 0x1000 && QUEUE_BLOCKS_IN_UNIT[1] == 0x2_1000);
 };
 
 impl Scalars {
@@ -299,12 +285,14 @@ impl Scalars {
             let Some(rel) = off.checked_sub(base) else {
                 return false;
             };
-            QUEUE_BLOCKS_IN_UNIT.iter().any(|&dir| {
-                rel.checked_sub(dir).is_some_and(|r| {
-                    r < QUEUE_BLOCKS_BYTES
-                        && WRITE_BLOCKED_QUEUE_REGS.contains(&(r % QUEUE_STRIDE_BYTES))
+            // Which queue block (either direction) the offset is in: the queue block arrays
+            // of `regs::queue`.
+            usize::try_from(rel)
+                .ok()
+                .and_then(locate_queue)
+                .is_some_and(|(_, _, reg)| {
+                    u64::try_from(reg).is_ok_and(|r| WRITE_BLOCKED_QUEUE_REGS.contains(&r))
                 })
-            })
         })
     }
 }

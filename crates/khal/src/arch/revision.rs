@@ -1,13 +1,16 @@
 //! UDMA hardware revisions as types, so revision-gated features are trait bounds.
+//!
+//! The IOFIC error-interrupt policy values are a property of the revision (seed 004 §4 gives
+//! them per UDMA revision; the keying is an inference, see `iofic::error_masks`), so each
+//! revision type implements [`IoficCaps`] once, here, and every arch takes them from its
+//! [`Arch::Revision`](crate::Arch::Revision): no arch states or forwards them.
 
-/// A UDMA revision known at compile time.
-pub trait UdmaRevision: Copy + core::fmt::Debug + Send + Sync + 'static {
+use iofic::caps::IoficCaps;
+
+/// A UDMA revision known at compile time, with its IOFIC policy values ([`IoficCaps`]).
+pub trait UdmaRevision: IoficCaps + Copy + core::fmt::Debug + Send + Sync + 'static {
     /// The revision number.
     const NUMBER: u8;
-    /// Primary group D bits the M2S error bring-up lifts (`iofic::error_masks`, seed 004 §4).
-    const M2S_PRIMARY_D_UNMASK: u32;
-    /// Secondary group B causes the S2M error bring-up unmasks (`iofic::error_masks`).
-    const S2M_ERROR_MASK: u32;
 }
 
 /// UDMA revision 3: an older engine. No current arch uses it and the reference has no
@@ -21,11 +24,19 @@ pub struct Rev4;
 
 impl UdmaRevision for Rev3 {
     const NUMBER: u8 = 3;
-    const M2S_PRIMARY_D_UNMASK: u32 = iofic::error_masks::M2S_PRIMARY_D_UNMASK_UP_TO_REV3;
-    const S2M_ERROR_MASK: u32 = iofic::error_masks::S2M_ERROR_MASK_UP_TO_REV3;
 }
 impl UdmaRevision for Rev4 {
     const NUMBER: u8 = 4;
+}
+
+/// Seed 004 §4 "(v3)": primary D 256, secondary B 0x7FFF_E007.
+impl IoficCaps for Rev3 {
+    const M2S_PRIMARY_D_UNMASK: u32 = iofic::error_masks::M2S_PRIMARY_D_UNMASK_UP_TO_REV3;
+    const S2M_ERROR_MASK: u32 = iofic::error_masks::S2M_ERROR_MASK_UP_TO_REV3;
+}
+/// Seed 004 §4 "(v4)" and the kernel (`iofic.tsv` `policy_mask`): primary D 1280,
+/// secondary B 0xFFFF_EF07.
+impl IoficCaps for Rev4 {
     const M2S_PRIMARY_D_UNMASK: u32 = iofic::error_masks::M2S_PRIMARY_D_UNMASK_REV4;
     const S2M_ERROR_MASK: u32 = iofic::error_masks::S2M_ERROR_MASK_REV4;
 }

@@ -1,54 +1,59 @@
-//! The extended general block (`gen_ex`), at [`unit::GEN_EX_BASE`](super::unit::GEN_EX_BASE):
-//! per-queue address-high selectors (the revision-4 `vmpr_v4` layout), which steer each
-//! queue's transfers to a target.
+//! The extended general block (`gen_ex`), [`GenEx`], at
+//! [`unit::GEN_EX_BASE`](super::unit::GEN_EX_BASE): per-queue address-high selectors (the
+//! revision-4 `vmpr_v4` layout, block array [`VmprV4`]), which steer each queue's transfers
+//! to a target.
 
-use udma_desc::QueueId;
+use mmio::{Placed, Register};
+use udma_desc::{QUEUES_PER_ENGINE, QueueId};
 
-use super::unit::GEN_EX_BASE;
+mmio::register! {
+    /// The extended general block of a UDMA unit: its registers are the [`VmprV4`] blocks.
+    pub block GenEx = "gen_ex" @ 0x3_c000 {}
 
-/// First per-queue selector block (`vmpr_v4[0]`), offset in `gen_ex`.
-pub const VMPR_V4: usize = 0x400;
+    /// Queue `q`'s address-high selectors in `gen_ex` (16, 0x40 apart, from `0x400`).
+    pub block VmprV4 = "vmpr_v4" @ 0x400 [(QUEUES_PER_ENGINE as usize) x 0x40] {
+        /// TX address-high selector.
+        pub TxSel: u32 = "tx_sel" @ 0x0;
+        /// RX address-high selector 0.
+        pub RxSel0: u32 = "rx_sel[0]" @ 0x4;
+        /// RX address-high selector 1.
+        pub RxSel1: u32 = "rx_sel[1]" @ 0x8;
+        /// RX address-high selector 2.
+        pub RxSel2: u32 = "rx_sel[2]" @ 0xc;
+    }
+}
+
 /// Stride between the per-queue selector blocks.
-pub const VMPR_V4_STRIDE: usize = 0x40;
-/// `tx_sel` inside a queue's selector block.
-pub const TX_SEL: usize = 0x0;
-/// `rx_sel[0]` inside a queue's selector block (`rx_sel[i]` at +4*i).
-pub const RX_SEL: usize = 0x4;
+pub const VMPR_V4_STRIDE: usize = VmprV4::STRIDE;
 /// Number of RX selectors per queue.
-pub const RX_SELECTORS: usize = 3;
+pub const RX_SELECTORS: usize = RX_SEL.len();
+/// The RX selectors' offsets inside a queue's selector block, in order.
+const RX_SEL: [usize; 3] = [RxSel0::OFFSET, RxSel1::OFFSET, RxSel2::OFFSET];
 /// Value engine init writes to every selector (no high-address override).
 pub const SEL_NONE: u32 = 0xffff_ffff;
 
-const _: () = {
-    use crate::table::{abs_is, offset_is};
-    assert!(offset_is("gen_ex", "vmpr_v4[0].tx_sel", VMPR_V4 + TX_SEL));
-    assert!(offset_is(
-        "gen_ex",
-        "vmpr_v4[0].rx_sel[0]",
-        VMPR_V4 + RX_SEL
-    ));
-    assert!(offset_is(
-        "gen_ex",
-        "vmpr_v4[0].rx_sel[1]",
-        VMPR_V4 + RX_SEL + 4
-    ));
-    assert!(offset_is(
-        "gen_ex",
-        "vmpr_v4[0].rx_sel[2]",
-        VMPR_V4 + RX_SEL + 8
-    ));
-    assert!(abs_is("gen_ex", "vmpr_v4[0].tx_sel", GEN_EX_BASE + VMPR_V4));
-};
+/// Offset in `gen_ex` of queue `q`'s selector block (every QueueId has one).
+const fn vmpr(q: QueueId) -> usize {
+    mmio::block_base_or_unmapped::<VmprV4>(q.index())
+}
+
+const _: () = assert!(VmprV4::COUNT == QUEUES_PER_ENGINE as usize);
 
 /// Offset in `gen_ex` of queue `q`'s TX selector.
 pub const fn tx_sel(q: QueueId) -> usize {
-    VMPR_V4 + q.index() * VMPR_V4_STRIDE + TX_SEL
+    vmpr(q) + TxSel::OFFSET
 }
 
 /// Offset in `gen_ex` of queue `q`'s RX selector `i` (0..3); `None` for `i >= 3`.
 pub const fn rx_sel(q: QueueId, i: usize) -> Option<usize> {
-    if i >= RX_SELECTORS {
-        return None;
+    let mut rest: &[usize] = &RX_SEL;
+    let mut n = i;
+    while let Some((off, tail)) = rest.split_first() {
+        if n == 0 {
+            return Some(vmpr(q) + *off);
+        }
+        n -= 1;
+        rest = tail;
     }
-    Some(VMPR_V4 + q.index() * VMPR_V4_STRIDE + RX_SEL + 4 * i)
+    None
 }

@@ -1,7 +1,7 @@
 //! The userspace HAL's per-queue register-offset trampolines (seed 004 §3): which register
 //! offsets libnrt resolves per arch through `kaena_khal.khal_udma`, as facts about the
-//! **slots**. khal needs no run-time resolver (an arch's offsets are
-//! [`UdmaLayout`](super::UdmaLayout) consts); this module records what the seed states so
+//! **slots**. khal needs no run-time resolver (the offsets are the queue block declarations
+//! of [`queue`](super::queue)); this module records what the seed states so
 //! that the layout can be checked against it and what is missing is said once.
 //!
 //! Known (seed 004 §3): 3 block-base slots at `kaena_khal + 0x578/0x580/0x588` (M2S base,
@@ -13,7 +13,7 @@
 //! Not stated: the **offset values** every slot returns (they live in the per-arch
 //! `*_sunda/_cayman/_mariana` leaves, which the seed does not decode), and the names of the
 //! slots other than those listed in [`KNOWN_SLOTS`]. In particular the M2S data-tail-pointer
-//! increment register has no offset in either source, so [`UdmaLayout`](super::UdmaLayout)
+//! increment register has no offset in either source, so [`QueueReg`](super::QueueReg)
 //! has no entry for it ([`M2S_DATA_TAIL_PTR_INC_OFFSET`] is `None`).
 
 /// Offset of `kaena_khal` in libnrt's `.bss` (`slot offset = slot_vma - 0xCAEB80`).

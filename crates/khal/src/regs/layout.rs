@@ -1,15 +1,13 @@
-//! The UDMA register-offset set an [`Arch`](crate::Arch) exposes, as one `const` value.
-//!
-//! Built from the register markers (single source of truth, already checked against the
-//! table), so an arch never restates a number. Every generation uses [`UdmaLayout::REV4`]
-//! (the kernel driver programs all three as UDMA revision 4); the value lives on the `Arch`
-//! trait so that a generation with another layout would override one item.
+//! The per-queue registers by name, for code that picks one at run time (the seed's
+//! per-queue offset trampolines, seed 004 §3; the device model's and the emulated kernel's
+//! readers): each name resolves through its typed marker and the queue block arrays of
+//! [`queue`], so no offset is restated. Every generation has this one layout (the kernel
+//! driver programs all three as UDMA revision 4; no source gives another).
 
 use mmio::Register;
 use udma_desc::QueueId;
 
 use super::queue::{self, Dir};
-use super::{general, unit};
 
 /// One of the per-queue registers (16 names; `comp_cfg` and `q_sw_ctrl` sit at different
 /// offsets per direction, so the offset set has 18 entries). Each is an entry of
@@ -107,71 +105,22 @@ impl QueueReg {
     ];
 }
 
-/// Where a UDMA unit's blocks and per-queue registers are.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct UdmaLayout {
-    /// TX block base.
-    pub m2s_base: usize,
-    /// RX block base.
-    pub s2m_base: usize,
-    /// TX error/abort cause group (secondary IOFIC group A) from the unit base.
-    pub m2s_abort_cause_base: usize,
-    /// `gen` block base.
-    pub gen_base: usize,
-    /// `gen_ex` block base.
-    pub gen_ex_base: usize,
-    /// Queue 0's block inside a direction block.
-    pub queue_block: usize,
-    /// Stride between queue blocks.
-    pub queue_stride: usize,
-    /// Queues per direction.
-    pub queues: u8,
-}
-
-impl UdmaLayout {
-    /// The revision-4 layout of `udma-registers.tsv`.
-    pub const REV4: Self = Self {
-        m2s_base: unit::M2S_BASE,
-        s2m_base: unit::S2M_BASE,
-        m2s_abort_cause_base: unit::GEN_BASE + general::M2S_ABORT_CAUSE,
-        gen_base: unit::GEN_BASE,
-        gen_ex_base: unit::GEN_EX_BASE,
-        queue_block: queue::QUEUE_BLOCK,
-        queue_stride: queue::QUEUE_STRIDE,
-        queues: udma_desc::QUEUES_PER_ENGINE,
-    };
-
-    /// Offset of direction `dir`'s block from the unit base.
+impl QueueReg {
+    /// Offset of this register inside a queue block of direction `dir`; `None` for the
+    /// TX-only registers asked for RX (the table has no RX sibling).
     #[inline]
-    pub const fn dir_base(&self, dir: Dir) -> usize {
-        match dir {
-            Dir::Tx => self.m2s_base,
-            Dir::Rx => self.s2m_base,
-        }
-    }
-
-    /// Offset of queue `q`'s block of direction `dir` from the unit base.
-    #[inline]
-    pub const fn queue_base(&self, dir: Dir, q: QueueId) -> usize {
-        self.dir_base(dir) + self.queue_block + q.index() * self.queue_stride
-    }
-
-    /// Offset of `reg` inside a queue block of direction `dir`; `None` for the TX-only
-    /// registers asked for RX (the table has no RX sibling). From the typed markers, the
-    /// same ones [`REGISTERS`](super::REGISTERS) lists.
-    #[inline]
-    pub const fn queue_reg(&self, dir: Dir, reg: QueueReg) -> Option<usize> {
-        match reg.marker_offset_and_name(dir) {
+    pub const fn offset(self, dir: Dir) -> Option<usize> {
+        match self.marker_offset_and_name(dir) {
             Some((off, _)) => Some(off),
             None => None,
         }
     }
 
-    /// Offset from the unit base of `reg` of queue `q`, direction `dir`.
+    /// Offset from the unit base of this register of queue `q`, direction `dir`.
     #[inline]
-    pub const fn queue_reg_abs(&self, dir: Dir, q: QueueId, reg: QueueReg) -> Option<usize> {
-        match self.queue_reg(dir, reg) {
-            Some(off) => Some(self.queue_base(dir, q) + off),
+    pub const fn abs(self, dir: Dir, q: QueueId) -> Option<usize> {
+        match self.offset(dir) {
+            Some(off) => Some(queue::queue_base(dir, q) + off),
             None => None,
         }
     }

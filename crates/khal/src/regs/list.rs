@@ -1,11 +1,12 @@
 //! The one register list: every named UDMA unit register as (block, name, offset, block
-//! base, source), built from the typed markers (no offset is restated here).
+//! base, source), built from the block declarations' own lists (no register is named
+//! here: only the blocks, one line each).
 //!
-//! `neuron-tool regs` prints from [`REGISTERS`], the `registers` integration test compares it
-//! row by row with `reference/udma-registers.tsv` (each marker is also checked at compile
-//! time by `register!`), and [`QueueReg`](super::QueueReg) names
-//! its per-queue entries. Registers that only a seed names are listed with
-//! [`Source::Seed004`] (and are proven at compile time not to collide with a reference row).
+//! `neuron-tool regs` prints from [`REGISTERS`], every row is checked against
+//! `reference/udma-registers.tsv` at compile time (below) and the `registers` integration
+//! test compares the whole list with the table, and [`QueueReg`](super::QueueReg) names its
+//! per-queue entries. Registers that only a seed names (declared with a `source`) are listed
+//! with [`Source::Seed004`] and proven at compile time not to collide with a reference row.
 //!
 //! Naming rule for the register types: a marker is the table name after its sub-block
 //! prefix, in `UpperCamelCase` (`m2s.change_state` → `ChangeState`, `m2s_rd.data_cfg` →
@@ -17,11 +18,13 @@
 //! only carry a `Tx`/`Rx` prefix (`TxCompCfg`, `RxQSwCtrl`). Value types are named after what
 //! they hold (`EngineStateWord`, `ChangeStateCmd`).
 
-use mmio::Register;
+use mmio::{Placed, RegisterBlock};
 
-use super::queue::{self, QUEUE_BLOCK};
-use super::unit::{GEN_BASE, GEN_EX_BASE, M2S_BASE, S2M_BASE};
-use super::{gen_ex, general, m2s, s2m};
+use super::gen_ex::{GenEx, VmprV4};
+use super::general::{AxiErrorControl, AxiErrorDetectionTable, AxiQueue, Gen};
+use super::m2s::M2s;
+use super::queue::{QueueRings, RxQueue, TxQueue};
+use super::s2m::S2m;
 
 /// Where a register fact comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -59,260 +62,133 @@ impl RegisterInfo {
     }
 }
 
-macro_rules! reg {
-    ($block:literal, $base:expr, $m:ty) => {
-        reg!($block, $base, $m, Source::Reference)
-    };
-    ($block:literal, $base:expr, $m:ty, $src:expr) => {
-        RegisterInfo {
-            block: $block,
-            name: <$m as Register>::NAME,
-            offset: <$m as Register>::OFFSET,
-            block_base: $base,
-            source: $src,
-        }
-    };
+/// One block's share of the list: its table name, base and rows.
+#[derive(Clone, Copy)]
+struct Part {
+    block: &'static str,
+    base: Option<usize>,
+    rows: &'static [mmio::RegisterInfo],
 }
 
-macro_rules! named {
-    ($block:literal, $base:expr, $name:literal, $off:expr) => {
-        RegisterInfo {
-            block: $block,
-            name: $name,
-            offset: $off,
-            block_base: $base,
-            source: Source::Reference,
-        }
-    };
+/// A placed block's own rows.
+const fn placed<B: Placed>() -> Part {
+    Part {
+        block: B::NAME,
+        base: Some(B::BASE),
+        rows: B::REGISTERS,
+    }
 }
 
-/// A shared ring register under its direction-specific table name.
-macro_rules! ring {
-    ($block:literal, $base:expr, $name:literal, $m:ty) => {
-        RegisterInfo {
-            block: $block,
-            name: $name,
-            offset: <$m as Register>::OFFSET,
-            block_base: $base,
-            source: Source::Reference,
-        }
-    };
+/// Rows an array inside block `P` adds to `P`'s list (`"name[0].reg"`, offsets in `P`).
+const fn nested<P: Placed>(rows: &'static [mmio::RegisterInfo]) -> Part {
+    Part {
+        block: P::NAME,
+        base: Some(P::BASE),
+        rows,
+    }
 }
 
-const M2S: Option<usize> = Some(M2S_BASE);
-const S2M: Option<usize> = Some(S2M_BASE);
-const GEN: Option<usize> = Some(GEN_BASE);
-const GEN_EX: Option<usize> = Some(GEN_EX_BASE);
-const M2S_Q0: Option<usize> = Some(M2S_BASE + QUEUE_BLOCK);
-const S2M_Q0: Option<usize> = Some(S2M_BASE + QUEUE_BLOCK);
-
-/// Queue 0's `vmpr_v4` selector block in `gen_ex`.
-const VMPR0: usize = gen_ex::VMPR_V4;
-
-/// Every named register of a UDMA unit.
-pub const REGISTERS: [RegisterInfo; 111] = [
-    // m2s
-    reg!("m2s", M2S, m2s::AxiCompWrCfg1),
-    reg!("m2s", M2S, m2s::AxiCompWrCfg2),
-    reg!("m2s", M2S, m2s::AxiDataRdCfg1),
-    reg!("m2s", M2S, m2s::AxiDataRdCfg2),
-    reg!("m2s", M2S, m2s::AxiDescRdCfg1),
-    reg!("m2s", M2S, m2s::AxiDescRdCfg2),
-    reg!("m2s", M2S, m2s::AxiDataRdCfg),
-    reg!("m2s", M2S, m2s::AxiDescRdCfg3),
-    reg!("m2s", M2S, m2s::AxiDescWrCfg1),
-    reg!("m2s", M2S, m2s::AxiOstandCfg),
-    reg!("m2s", M2S, m2s::State),
-    reg!("m2s", M2S, m2s::ChangeState),
-    reg!("m2s", M2S, m2s::ErrLogMaskReg),
-    reg!("m2s", M2S, m2s::CfgLenReg),
-    reg!("m2s", M2S, m2s::StreamCfgReg),
-    reg!("m2s", M2S, m2s::DescPrefCfg1Reg),
-    reg!("m2s", M2S, m2s::DescPrefCfg2Reg),
-    reg!("m2s", M2S, m2s::DescPrefCfg3Reg),
-    reg!("m2s", M2S, m2s::DataCfgReg),
-    reg!("m2s", M2S, m2s::RlimitMask),
-    reg!("m2s", M2S, m2s::CompCfgApplicationAck),
-    reg!("m2s", M2S, m2s::DmaVersion),
-    // s2m
-    reg!("s2m", S2M, s2m::AxiDataWrCfg1),
-    reg!("s2m", S2M, s2m::AxiDataWrCfg2),
-    reg!("s2m", S2M, s2m::AxiDescRdCfg4),
-    reg!("s2m", S2M, s2m::AxiDescRdCfg5),
-    reg!("s2m", S2M, s2m::AxiCompWrCfg1),
-    reg!("s2m", S2M, s2m::AxiCompWrCfg2),
-    reg!("s2m", S2M, s2m::AxiDataWrCfg),
-    reg!("s2m", S2M, s2m::AxiDescRdCfg3),
-    reg!("s2m", S2M, s2m::AxiDescWrCfg1),
-    reg!("s2m", S2M, s2m::AxiOstandCfgRd),
-    reg!("s2m", S2M, s2m::AxiOstandCfgWr),
-    reg!("s2m", S2M, s2m::AxiOstandCfgWr2),
-    reg!("s2m", S2M, s2m::State),
-    reg!("s2m", S2M, s2m::ChangeState),
-    reg!("s2m", S2M, s2m::ErrLogMaskReg),
-    reg!("s2m", S2M, s2m::StreamCfgReg),
-    reg!("s2m", S2M, s2m::DescPrefCfg1Reg),
-    reg!("s2m", S2M, s2m::DescPrefCfg2Reg),
-    reg!("s2m", S2M, s2m::DescPrefCfg3Reg),
-    reg!("s2m", S2M, s2m::DescPrefCfg4Reg),
-    reg!("s2m", S2M, s2m::NoDescCfgReg, Source::Seed004),
-    reg!("s2m", S2M, s2m::CompCfg1cReg),
-    reg!("s2m", S2M, s2m::CompCfgApplicationAck),
-    // per-queue: the shared ring registers (overlay), then the direction-specific ones
-    reg!("q_rings", None, queue::Cfg),
-    reg!("q_rings", None, queue::Status),
-    reg!("q_rings", None, queue::DrbpLow),
-    reg!("q_rings", None, queue::DrbpHigh),
-    reg!("q_rings", None, queue::Drl),
-    reg!("q_rings", None, queue::Drhp),
-    reg!("q_rings", None, queue::DrtpInc),
-    reg!("q_rings", None, queue::Drtp),
-    reg!("q_rings", None, queue::Dcp),
-    reg!("q_rings", None, queue::CrbpLow),
-    reg!("q_rings", None, queue::CrbpHigh),
-    reg!("q_rings", None, queue::Crhp),
-    ring!("m2s_q", M2S_Q0, "cfg", queue::Cfg),
-    ring!("m2s_q", M2S_Q0, "status", queue::Status),
-    ring!("m2s_q", M2S_Q0, "tdrbp_low", queue::DrbpLow),
-    ring!("m2s_q", M2S_Q0, "tdrbp_high", queue::DrbpHigh),
-    ring!("m2s_q", M2S_Q0, "tdrl", queue::Drl),
-    ring!("m2s_q", M2S_Q0, "tdrhp", queue::Drhp),
-    ring!("m2s_q", M2S_Q0, "tdrtp_inc", queue::DrtpInc),
-    ring!("m2s_q", M2S_Q0, "tdrtp", queue::Drtp),
-    ring!("m2s_q", M2S_Q0, "tdcp", queue::Dcp),
-    ring!("m2s_q", M2S_Q0, "tcrbp_low", queue::CrbpLow),
-    ring!("m2s_q", M2S_Q0, "tcrbp_high", queue::CrbpHigh),
-    ring!("m2s_q", M2S_Q0, "tcrhp", queue::Crhp),
-    reg!("m2s_q", M2S_Q0, queue::TxDescPrefCfg),
-    reg!("m2s_q", M2S_Q0, queue::TxRlimitMaskReg),
-    reg!("m2s_q", M2S_Q0, queue::TxCompCfg),
-    reg!("m2s_q", M2S_Q0, queue::TxQSwCtrl),
-    ring!("s2m_q", S2M_Q0, "cfg", queue::Cfg),
-    ring!("s2m_q", S2M_Q0, "status", queue::Status),
-    ring!("s2m_q", S2M_Q0, "rdrbp_low", queue::DrbpLow),
-    ring!("s2m_q", S2M_Q0, "rdrbp_high", queue::DrbpHigh),
-    ring!("s2m_q", S2M_Q0, "rdrl", queue::Drl),
-    ring!("s2m_q", S2M_Q0, "rdrhp", queue::Drhp),
-    ring!("s2m_q", S2M_Q0, "rdrtp_inc", queue::DrtpInc),
-    ring!("s2m_q", S2M_Q0, "rdrtp", queue::Drtp),
-    ring!("s2m_q", S2M_Q0, "rdcp", queue::Dcp),
-    ring!("s2m_q", S2M_Q0, "rcrbp_low", queue::CrbpLow),
-    ring!("s2m_q", S2M_Q0, "rcrbp_high", queue::CrbpHigh),
-    ring!("s2m_q", S2M_Q0, "rcrhp", queue::Crhp),
-    reg!("s2m_q", S2M_Q0, queue::RxCompCfg),
-    reg!("s2m_q", S2M_Q0, queue::RxQSwCtrl),
-    // gen
-    named!(
-        "gen",
-        GEN,
-        "interrupt_regs.main_iofic",
-        general::PRIMARY_IOFIC
-    ),
-    named!(
-        "gen",
-        GEN,
-        "interrupt_regs.secondary_iofic_ctrl",
-        general::SECONDARY_IOFIC
-    ),
-    reg!("gen", GEN, general::AxiCfg1),
-    named!(
-        "gen",
-        GEN,
-        "axi_error_detection_table[0].addr0",
-        general::AXI_ERROR_DETECTION_TABLE
-    ),
-    named!(
-        "gen",
-        GEN,
-        "axi_error_control[0].table_addr",
-        general::AXI_ERROR_CONTROL
-    ),
-    named!(
-        "gen",
-        GEN,
-        "axi_error_control[0].table_data",
-        general::AXI_ERROR_CONTROL + general::AXI_ERROR_CONTROL_DATA
-    ),
-    named!("gen", GEN, "axi_queue[0].state_request", general::AXI_QUEUE),
-    named!(
-        "gen",
-        GEN,
-        "axi_queue[0].error_status",
-        general::AXI_QUEUE + 4
-    ),
-    named!("gen", GEN, "axi_queue[0].cfg", general::AXI_QUEUE + 8),
-    named!(
-        "gen",
-        GEN,
-        "iofic_base_m2s_desc_rd",
-        general::AxiErrorIofic::M2sDescRd.offset()
-    ),
-    named!(
-        "gen",
-        GEN,
-        "iofic_base_m2s_data_rd",
-        general::AxiErrorIofic::M2sDataRd.offset()
-    ),
-    named!(
-        "gen",
-        GEN,
-        "iofic_base_m2s_cmpl_wr",
-        general::AxiErrorIofic::M2sCmplWr.offset()
-    ),
-    named!(
-        "gen",
-        GEN,
-        "iofic_base_s2m_desc_rd",
-        general::AxiErrorIofic::S2mDescRd.offset()
-    ),
-    named!(
-        "gen",
-        GEN,
-        "iofic_base_s2m_data_wr",
-        general::AxiErrorIofic::S2mDataWr.offset()
-    ),
-    named!(
-        "gen",
-        GEN,
-        "iofic_base_s2m_cmpl_wr",
-        general::AxiErrorIofic::S2mCmplWr.offset()
-    ),
-    named!(
-        "gen",
-        GEN,
-        "iofic_base_msix",
-        general::AxiErrorIofic::Msix.offset()
-    ),
-    reg!("gen", GEN, general::SpareZeroes0Reg),
-    reg!("gen", GEN, general::SpareZeroes1),
-    reg!("gen", GEN, general::SpareOnes0),
-    reg!("gen", GEN, general::SpareOnes1),
-    // gen_ex: queue 0's selector block
-    named!(
-        "gen_ex",
-        GEN_EX,
-        "vmpr_v4[0].tx_sel",
-        VMPR0 + gen_ex::TX_SEL
-    ),
-    named!(
-        "gen_ex",
-        GEN_EX,
-        "vmpr_v4[0].rx_sel[0]",
-        VMPR0 + gen_ex::RX_SEL
-    ),
-    named!(
-        "gen_ex",
-        GEN_EX,
-        "vmpr_v4[0].rx_sel[1]",
-        VMPR0 + gen_ex::RX_SEL + 4
-    ),
-    named!(
-        "gen_ex",
-        GEN_EX,
-        "vmpr_v4[0].rx_sel[2]",
-        VMPR0 + gen_ex::RX_SEL + 8
-    ),
+/// The blocks of a unit, in list order (the overlay has no base: it is a view of either
+/// direction's queue blocks).
+const PARTS: [Part; 11] = [
+    placed::<M2s>(),
+    placed::<S2m>(),
+    Part {
+        block: QueueRings::NAME,
+        base: None,
+        rows: QueueRings::REGISTERS,
+    },
+    placed::<TxQueue>(),
+    placed::<RxQueue>(),
+    placed::<Gen>(),
+    nested::<Gen>(AxiErrorDetectionTable::ROWS_IN_PARENT),
+    nested::<Gen>(AxiErrorControl::ROWS_IN_PARENT),
+    nested::<Gen>(AxiQueue::ROWS_IN_PARENT),
+    placed::<GenEx>(),
+    nested::<GenEx>(VmprV4::ROWS_IN_PARENT),
 ];
+
+/// Rows of every part.
+const fn total(mut parts: &[Part]) -> usize {
+    let mut n = 0;
+    while let Some((p, rest)) = parts.split_first() {
+        n += p.rows.len();
+        parts = rest;
+    }
+    n
+}
+
+/// Number of registers in [`REGISTERS`].
+const COUNT: usize = total(&PARTS);
+
+/// A row's source: a declaration that names one is a seed fact (seed 004 is the only source
+/// other than the reference that names UDMA registers).
+const fn source_of(row: &mmio::RegisterInfo) -> Source {
+    match row.source {
+        Some(_) => Source::Seed004,
+        None => Source::Reference,
+    }
+}
+
+/// The parts as one list, in order.
+const fn flatten(parts: &[Part]) -> [RegisterInfo; COUNT] {
+    let empty = RegisterInfo {
+        block: "",
+        name: "",
+        offset: 0,
+        block_base: None,
+        source: Source::Reference,
+    };
+    let mut out = [empty; COUNT];
+    let mut slots: &mut [RegisterInfo] = &mut out;
+    let mut parts = parts;
+    while let Some((p, rest)) = parts.split_first() {
+        let mut rows = p.rows;
+        while let Some((r, more)) = rows.split_first() {
+            let Some((slot, free)) = slots.split_first_mut() else {
+                return out;
+            };
+            *slot = RegisterInfo {
+                block: p.block,
+                name: r.name,
+                offset: r.offset,
+                block_base: p.base,
+                source: source_of(r),
+            };
+            slots = free;
+            rows = more;
+        }
+        parts = rest;
+    }
+    out
+}
+
+/// Every named register of a UDMA unit, from the block declarations.
+pub const REGISTERS: [RegisterInfo; COUNT] = flatten(&PARTS);
+
+// Every row against `udma-registers.tsv`, at compile time: a reference row must be in the
+// table with that offset and absolute offset (none for the overlay); a seed row must be at
+// an offset where the table has no row of its block. A failure names the register.
+const _: () = {
+    use crate::table::{Column, lookup, no_row_at, offset_is};
+    let mut rows: &[RegisterInfo] = &REGISTERS;
+    while let Some((r, rest)) = rows.split_first() {
+        match r.source {
+            Source::Reference => {
+                assert!(offset_is(r.block, r.name, r.offset), "{}", r.name);
+                let abs = lookup(r.block, r.name, Column::Abs);
+                let ok = match (r.abs(), abs) {
+                    (Some(a), Some(b)) => a == b,
+                    (None, None) => true,
+                    _ => false,
+                };
+                assert!(ok, "{}", r.name);
+            }
+            Source::Seed004 => assert!(no_row_at(r.block, r.offset), "{}", r.name),
+        }
+        rows = rest;
+    }
+};
 
 /// The registers of `block`, in list order.
 pub fn in_block(block: &str) -> impl Iterator<Item = &'static RegisterInfo> + '_ {

@@ -1,4 +1,4 @@
-//! The UDMA unit register map: block bases, named registers, typed values.
+//! The UDMA unit register map: blocks, named registers, typed values.
 //!
 //! One UDMA unit (one DMA engine) is a `0x3c800`-byte register file: the TX (memory-to-stream,
 //! "M2S") block at `0x0`, the RX (stream-to-memory, "S2M") block at `0x20000`, the general
@@ -6,24 +6,36 @@
 //! general block (`gen_ex`: per-queue address-high selectors) at `0x3c000`. Each direction
 //! holds 16 per-queue blocks of `0x1000` bytes starting `0x1000` into the direction block.
 //!
-//! Every register is a zero-sized marker implementing [`mmio::Register`] (offset inside its
-//! block, table name, typed value), declared with this crate's `register!` macro, which also
-//! asserts **at compile time** that the offset (and, for unit-level blocks, the absolute offset)
-//! is the one in `reference/udma-registers.tsv`. Access them through a block window:
+//! Every block and register is declared once with [`mmio::register!`]: a block type with its
+//! place ([`mmio::Placed`]; the queue blocks as arrays addressed by queue id), and per
+//! register a zero-sized [`mmio::Register`] marker (offset inside its block, table name,
+//! typed value). The one register list, [`REGISTERS`], is built from those declarations and
+//! checked row by row **at compile time** against `reference/udma-registers.tsv`. Access the
+//! registers through a block window:
 //!
 //! ```
-//! use khal::regs::{m2s, unit};
+//! use khal::regs::{m2s, queue};
 //! use mmio::{FakeRegs, MmioExt, Register};
 //!
 //! let regs: FakeRegs<8, 8> = FakeRegs::new();
-//! let tx = regs.window(unit::M2S_BASE);
+//! let tx = regs.block::<m2s::M2s>(0).unwrap();
 //! tx.write::<m2s::ChangeState>(m2s::ChangeStateCmd::new().with_normal(true));
-//! assert_eq!(regs.writes(), [(0x204, 0x1)]);
+//! let rx_q3 = regs.block::<queue::RxQueue>(3).unwrap();
+//! rx_q3.write::<queue::DrtpInc>(queue::TailInc::new().with_val(2)); // a shared ring register
+//! assert_eq!(regs.writes(), [(0x204, 0x1), (0x24038, 0x2)]);
 //! assert_eq!(m2s::ChangeState::NAME, "m2s.change_state");
 //! ```
-
-#[macro_use]
-mod macros;
+//!
+//! A register of another block does not compile through a block window (here a TX-only
+//! register through an RX queue's):
+//!
+//! ```compile_fail
+//! # use khal::regs::queue;
+//! # use mmio::{FakeRegs, MmioExt};
+//! let regs: FakeRegs<8, 8> = FakeRegs::new();
+//! let rx_q3 = regs.block::<queue::RxQueue>(3).unwrap();
+//! rx_q3.write::<queue::TxRlimitMaskReg>(queue::TxRlimitMask::RESET);
+//! ```
 
 pub mod gen_ex;
 pub mod general;
@@ -37,6 +49,9 @@ mod state;
 pub mod tgtid;
 pub mod unit;
 
-pub use layout::{QueueReg, UdmaLayout};
+pub use layout::QueueReg;
 pub use list::{REGISTERS, RegisterInfo, Source, in_block};
+/// The register-map traits of `mmio` the declarations implement (block names, places and
+/// lists), for users of this map that do not depend on `mmio` themselves.
+pub use mmio::{Placed, Register, RegisterBlock};
 pub use state::{ChangeStateCmd, EngineStateWord, SubUnitState};

@@ -1,27 +1,27 @@
 //! The doorbell: [`udma_desc::Doorbell`] over any register window of a UDMA unit.
 
-use core::sync::atomic::{Ordering, fence};
-
 use mmio::{Mmio, MmioExt};
 use udma_desc::{Doorbell, QueueId};
 
 use super::Udma;
 use crate::Arch;
-use crate::regs::UdmaLayout;
-use crate::regs::queue::{Dir, DrtpInc, TailInc};
+use crate::regs::queue::{Dir, DrtpInc, TailInc, queue_base};
 
 /// Rings the tail-pointer increment (`+0x38`) of a queue of the unit window `M`.
 ///
-/// Each ring is a full memory fence, then one 32-bit write of the count: the fence makes the
-/// descriptors written to host memory visible to the device before the doorbell (the driver
-/// does the same). Ringing RX before TX is the caller's ordering.
+/// Each ring is the DMA write barrier ([`Mmio::write_barrier`]), then one 32-bit write of the
+/// count: the barrier makes the descriptors written to memory visible to the device before
+/// the doorbell. The kernel's doorbell helper issues a full memory barrier there
+/// (`udma-notes.md` §6) and the userspace HAL an `mb()` (seed 004 §1, `al_udma_desc_action_add`);
+/// only the store-before-store half of it is needed, which is what the write barrier is.
+/// Ringing RX before TX is the caller's ordering.
 #[derive(Clone, Copy, Debug)]
 pub struct UnitDoorbell<M>(pub M);
 
 #[inline]
 fn ring<M: Mmio>(regs: &M, dir: Dir, q: QueueId, count: u32) {
-    fence(Ordering::SeqCst);
-    regs.window(UdmaLayout::REV4.queue_base(dir, q))
+    regs.write_barrier();
+    regs.window(queue_base(dir, q))
         .write::<DrtpInc>(TailInc::from_bits(count));
 }
 
@@ -73,19 +73,19 @@ impl<A: Arch, M: Mmio> Udma<A, M> {
     }
 }
 
-/// The engine handle rings through the arch's register-offset set (`A::UDMA`), like every
-/// other per-queue access of [`Udma`]. These do not check `queue` against the configured
+/// The engine handle rings through the queue blocks of [`regs::queue`](crate::regs::queue),
+/// like every other per-queue access of [`Udma`]. These do not check `queue` against the configured
 /// count, nor `count` against 0 or the 24-bit field ([`Udma::copy_start`] does; the
 /// `udma-desc` ring callers bound it by the ring size, at most 2^23).
 impl<A: Arch, M: Mmio> Doorbell for Udma<A, M> {
     #[inline]
     fn ring_rx(&self, queue: QueueId, count: u32) {
-        fence(Ordering::SeqCst);
+        self.regs().write_barrier();
         self.write_queue::<DrtpInc>(Dir::Rx, queue, TailInc::from_bits(count));
     }
     #[inline]
     fn ring_tx(&self, queue: QueueId, count: u32) {
-        fence(Ordering::SeqCst);
+        self.regs().write_barrier();
         self.write_queue::<DrtpInc>(Dir::Tx, queue, TailInc::from_bits(count));
     }
 }

@@ -37,11 +37,11 @@ pub(super) const CFG_LEN: m2s::CfgLen = m2s::CfgLen::new()
 /// Writes `cfg` = `0x0003_0000` (EN_PREF | EN_SCHEDULING over a zero cache) to the TX then
 /// RX queue of every queue number, as both sources' engine init does before the cache is
 /// filled (kernel: `udma-notes.md` §2 step 2 and quirk 6; seed 004 §2 `al_udma_q_enable`).
-pub(super) fn enable_every_queue<A: Arch, M: Mmio>(r: &M) {
+pub(super) fn enable_every_queue<M: Mmio>(r: &M) {
     let enable = QueueCfg::new().enabled();
     for q in QueueId::all() {
         for d in Dir::BOTH {
-            r.window(A::UDMA.queue_base(d, q))
+            r.window(queue::queue_base(d, q))
                 .write::<queue::Cfg>(enable);
         }
     }
@@ -246,7 +246,7 @@ impl<A: Arch, M: Mmio> Udma<A, M> {
 
         // Step 2. The driver ORs the enable bits into a cfg cache that is still zero at this
         // point (it fills it at step 6), so the reset bits 24-25 are not written: 0x00030000.
-        enable_every_queue::<A, _>(r);
+        enable_every_queue(r);
 
         // Step 3: engine defaults.
         let s = &A::SCALARS;
@@ -349,11 +349,11 @@ impl<A: Arch, M: Mmio> Udma<A, M> {
     /// Through a [`mmio::Window`], whose offset sum is checked: an impossible overflow is an
     /// unmapped access, never an arithmetic panic.
     pub(crate) fn write_queue<R: Register>(&self, dir: Dir, q: QueueId, v: R::Value) {
-        self.regs.window(A::UDMA.queue_base(dir, q)).write::<R>(v);
+        self.regs.window(queue::queue_base(dir, q)).write::<R>(v);
     }
 
     /// Reads typed register `R` of queue `q`, direction `dir`.
     pub(crate) fn read_queue<R: Register>(&self, dir: Dir, q: QueueId) -> R::Value {
-        self.regs.window(A::UDMA.queue_base(dir, q)).read::<R>()
+        self.regs.window(queue::queue_base(dir, q)).read::<R>()
     }
 }

@@ -5,11 +5,11 @@ use mmio::Mmio;
 use crate::Arch;
 
 /// Unmasks the TX then the RX error interrupts of one unit (`udma-notes.md` section 2 step 4:
-/// seven writes each, `iofic.tsv` `unmask_write.m2s` / `.s2m`), with `A`'s per-arch masks
-/// (`iofic::caps::IoficCaps`, a supertrait of [`Arch`]).
+/// seven writes each, `iofic.tsv` `unmask_write.m2s` / `.s2m`), with the masks of `A`'s UDMA
+/// revision (its `iofic::caps::IoficCaps`).
 ///
 /// `gen_block` is the window of the unit's `gen` block (unit base + `0x38000`).
 pub fn unmask_error_interrupts<A: Arch, G: Mmio + ?Sized>(gen_block: &G) {
-    iofic::udma::m2s_bring_up::<A, G>(gen_block);
-    iofic::udma::s2m_bring_up::<A, G>(gen_block);
+    iofic::udma::m2s_bring_up::<A::Revision, G>(gen_block);
+    iofic::udma::s2m_bring_up::<A::Revision, G>(gen_block);
 }

@@ -89,7 +89,7 @@ impl<A: Arch, M: Mmio> Udma<A, M> {
         );
 
         // Step 3: al_udma_q_enable, M2S then S2M, every queue.
-        super::engine::enable_every_queue::<A, _>(r);
+        super::engine::enable_every_queue(r);
         // Step 4: the per-arch data FIFO depth.
         tx.write::<m2s::DataCfgReg>(
             m2s::DataCfg::new()

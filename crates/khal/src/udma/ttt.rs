@@ -12,12 +12,12 @@
 //! which bit of `+0x824` is "ready", and the entry it writes per queue ([`TttDefaults`]).
 //!
 //! Barriers: `ttt_entry_set` issues two `al_data_memory_barrier` fences after the trigger
-//! words. [`mmio::Mmio`] has no barrier operation, so they are two
-//! `core::sync::atomic::fence(SeqCst)` after the last entry word (a full fence orders the
-//! MMIO writes of the entry before anything after it; which words are the "trigger words" is
-//! not stated, so the fences follow the whole entry).
-
-use core::sync::atomic::{Ordering, fence};
+//! words. Here that is one DMA write barrier ([`mmio::Mmio::write_barrier`]) after the last
+//! entry word: which words are the "trigger words" is not stated, so it follows the whole
+//! entry, and a second barrier straight after the first orders nothing more. The entry words
+//! themselves are register writes, which an uncached mapping already keeps in order; the
+//! barrier orders any memory the caller wrote before them as well, which is all a store
+//! barrier can add (no source says what the vendor's fences protect).
 
 use mmio::{Mmio, MmioExt};
 use udma_desc::QueueId;
@@ -123,7 +123,8 @@ where
         tgtid.modify32(TTT_CTRL, |v| if enable { v | TTT_EN } else { v & !TTT_EN });
     }
 
-    /// `al_udma_ttt_entry_set`: the seven dwords at `+0xC00` in order, then two fences.
+    /// `al_udma_ttt_entry_set`: the seven dwords at `+0xC00` in order, then the write
+    /// barrier.
     /// A field that does not fit is refused before any write.
     pub fn ttt_entry_set<W: Mmio + ?Sized>(
         &self,
@@ -135,8 +136,7 @@ where
         for (i, v) in words.iter().enumerate() {
             tgtid.write32(TTT_ENTRY + 4 * i, *v);
         }
-        fence(Ordering::SeqCst);
-        fence(Ordering::SeqCst);
+        tgtid.write_barrier();
         Ok(())
     }
 

@@ -44,17 +44,14 @@ pub fn iofic_writes(dir: &str) -> Vec<(usize, u32)> {
 }
 
 /// An engine of UDMA revision 3 (no shipped generation has one): the revision-gated paths
-/// and refusals. Its IOFIC masks are the seed's revision <= 3 values.
+/// and refusals. Its IOFIC masks are its revision's ([`khal::Rev3`]: the seed's revision <= 3
+/// values).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Rev3Engine;
 impl khal::caps::PacketCaps for Rev3Engine {
     const MAX_TX_DESCS_PER_PACKET: u32 = 0x41;
-    const HAS_NOTIFICATION_MASK: bool = false;
-    const HAS_STRONG_ORDER: bool = true;
-}
-impl khal::caps::IoficCaps for Rev3Engine {
-    const M2S_PRIMARY_D_UNMASK: u32 = <khal::Rev3 as khal::UdmaRevision>::M2S_PRIMARY_D_UNMASK;
-    const S2M_ERROR_MASK: u32 = <khal::Rev3 as khal::UdmaRevision>::S2M_ERROR_MASK;
+    type NotificationMasks = khal::caps::Unsupported;
+    type StrongOrdering = khal::caps::Supported;
 }
 impl khal::Arch for Rev3Engine {
     const GENERATION: khal::Generation = khal::Generation::V3;

@@ -1,6 +1,6 @@
 // Per-queue target steering uses the revision-4 `vmpr_v4` selector layout, the only one the
 // reference gives: an engine whose arch has an older revision type must not compile the call.
-use khal::caps::{IoficCaps, PacketCaps};
+use khal::caps::{PacketCaps, Supported, Unsupported};
 use khal::udma::{QueueTarget, Udma};
 use khal::{Arch, Generation, Product, Rev3, Scalars};
 use mmio::FakeRegs;
@@ -10,12 +10,8 @@ use udma_desc::QueueId;
 struct Rev3Engine;
 impl PacketCaps for Rev3Engine {
     const MAX_TX_DESCS_PER_PACKET: u32 = 0x41;
-    const HAS_NOTIFICATION_MASK: bool = false;
-    const HAS_STRONG_ORDER: bool = true;
-}
-impl IoficCaps for Rev3Engine {
-    const M2S_PRIMARY_D_UNMASK: u32 = 0x100;
-    const S2M_ERROR_MASK: u32 = 0x7fff_e007;
+    type NotificationMasks = Unsupported;
+    type StrongOrdering = Supported;
 }
 impl Arch for Rev3Engine {
     const GENERATION: Generation = Generation::V3;

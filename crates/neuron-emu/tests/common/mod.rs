@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use iofic::Control;
+use iofic::caps::IoficCaps;
 use iofic::udma::{m2s_errors, parity_errors, primary_misc, s2m_errors};
 use khal::Arch;
 use khal::regs::unit;
@@ -175,30 +176,39 @@ impl<A: Arch> Rig<A> {
 /// bring-up programs them with `A`'s masks: the model resets every group to all masked and
 /// nothing aborting, so these values can only come from khal's init step.
 fn assert_error_interrupts_brought_up<A: Arch>(udma: &Engine<A>) {
+    // The masks are the arch's UDMA revision's (khal implements `IoficCaps` per revision).
     let genb = udma.regs().window(unit::GEN_BASE);
     let (tx, rx) = (m2s_errors(&genb), s2m_errors(&genb));
     let (parity, summary) = (parity_errors(&genb), primary_misc(&genb));
     assert_eq!(
         (u32::from(tx.masked()), u32::from(tx.aborting())),
-        (!A::M2S_ERROR_MASK, A::M2S_ERROR_MASK),
+        (
+            !<A::Revision as IoficCaps>::M2S_ERROR_MASK,
+            <A::Revision as IoficCaps>::M2S_ERROR_MASK
+        ),
         "secondary A: TX error causes unmasked and aborting"
     );
     assert_eq!(
         (u32::from(rx.masked()), u32::from(rx.aborting())),
-        (!A::S2M_ERROR_MASK, A::S2M_ERROR_MASK),
+        (
+            !<A::Revision as IoficCaps>::S2M_ERROR_MASK,
+            <A::Revision as IoficCaps>::S2M_ERROR_MASK
+        ),
         "secondary B: RX error causes unmasked and aborting"
     );
     assert_eq!(
         (u32::from(parity.masked()), u32::from(parity.aborting())),
         (
-            !(A::M2S_PARITY_MASK | A::S2M_PARITY_MASK),
-            A::S2M_PARITY_MASK
+            !(<A::Revision as IoficCaps>::M2S_PARITY_MASK
+                | <A::Revision as IoficCaps>::S2M_PARITY_MASK),
+            <A::Revision as IoficCaps>::S2M_PARITY_MASK
         ),
         "secondary C: both parity halves unmasked, the RX abort write replaced the TX one"
     );
     assert_eq!(
         u32::from(summary.masked()),
-        !(A::M2S_PRIMARY_D_UNMASK | A::S2M_PRIMARY_D_UNMASK),
+        !(<A::Revision as IoficCaps>::M2S_PRIMARY_D_UNMASK
+            | <A::Revision as IoficCaps>::S2M_PRIMARY_D_UNMASK),
         "primary D: the secondary summaries lifted"
     );
     for control in [tx.control(), rx.control(), summary.control()] {

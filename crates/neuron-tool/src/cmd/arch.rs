@@ -70,16 +70,22 @@ impl<W: Write> ArchVisitor for Facts<'_, W> {
         for (name, v) in [
             (
                 "M2S_PRIMARY_D_UNMASK",
-                <A as IoficCaps>::M2S_PRIMARY_D_UNMASK,
+                <A::Revision as IoficCaps>::M2S_PRIMARY_D_UNMASK,
             ),
             (
                 "S2M_PRIMARY_D_UNMASK",
-                <A as IoficCaps>::S2M_PRIMARY_D_UNMASK,
+                <A::Revision as IoficCaps>::S2M_PRIMARY_D_UNMASK,
             ),
-            ("M2S_ERROR_MASK", <A as IoficCaps>::M2S_ERROR_MASK),
-            ("S2M_ERROR_MASK", <A as IoficCaps>::S2M_ERROR_MASK),
-            ("M2S_PARITY_MASK", <A as IoficCaps>::M2S_PARITY_MASK),
-            ("S2M_PARITY_MASK", <A as IoficCaps>::S2M_PARITY_MASK),
+            ("M2S_ERROR_MASK", <A::Revision as IoficCaps>::M2S_ERROR_MASK),
+            ("S2M_ERROR_MASK", <A::Revision as IoficCaps>::S2M_ERROR_MASK),
+            (
+                "M2S_PARITY_MASK",
+                <A::Revision as IoficCaps>::M2S_PARITY_MASK,
+            ),
+            (
+                "S2M_PARITY_MASK",
+                <A::Revision as IoficCaps>::S2M_PARITY_MASK,
+            ),
         ] {
             writeln!(out, "  {name:<34} {v:#010x}")?;
         }

@@ -1,16 +1,20 @@
 //! `neuron-tool regs --arch A [--block B]`: the UDMA register map with offsets.
 //!
 //! Nothing here restates an offset or a name: the registers are `khal`'s one register list
-//! (`khal::regs::REGISTERS`, built from the typed markers and tested against
-//! `reference/udma-registers.tsv`), block bases come from the arch's `A::UDMA` layout, and
-//! the interrupt-controller windows from `iofic::layout`.
+//! (`khal::regs::REGISTERS`, built from the block declarations and checked against
+//! `reference/udma-registers.tsv`), block bases and the queue block arrays come from the
+//! same declarations, and the interrupt-controller windows from `iofic::layout`.
 
 use std::io::Write;
 
 use iofic::layout::{self as il, GroupReg};
 use khal::Arch;
-use khal::regs::queue::Dir;
-use khal::regs::{Source, gen_ex, general, in_block};
+use khal::regs::gen_ex::{GenEx, VmprV4};
+use khal::regs::general::{self, Gen};
+use khal::regs::m2s::M2s;
+use khal::regs::queue::{RxQueue, TxQueue};
+use khal::regs::s2m::S2m;
+use khal::regs::{Placed, RegisterBlock, Source, in_block};
 
 use crate::arch_select::{ArchVisitor, dispatch};
 use crate::cli::{BlockName, RegsArgs};
@@ -38,7 +42,6 @@ fn block_rows(out: &mut impl Write, base: usize, block: &str) -> std::io::Result
 
 /// Prints the map of arch `A`, all blocks or one.
 fn print<A: Arch>(out: &mut impl Write, only: Option<BlockName>) -> std::io::Result<()> {
-    let l = A::UDMA;
     let want = |b| only.is_none_or(|o| o == b);
     writeln!(
         out,
@@ -49,29 +52,32 @@ fn print<A: Arch>(out: &mut impl Write, only: Option<BlockName>) -> std::io::Res
     if want(BlockName::M2s) {
         writeln!(
             out,
-            "\n[m2s] TX (memory-to-stream) engine block at {:#07x}",
-            l.m2s_base
+            "\n[{}] TX (memory-to-stream) engine block at {:#07x}",
+            M2s::NAME,
+            M2s::BASE
         )?;
-        block_rows(out, l.m2s_base, "m2s")?;
+        block_rows(out, M2s::BASE, M2s::NAME)?;
     }
     if want(BlockName::S2m) {
         writeln!(
             out,
-            "\n[s2m] RX (stream-to-memory) engine block at {:#07x}",
-            l.s2m_base
+            "\n[{}] RX (stream-to-memory) engine block at {:#07x}",
+            S2m::NAME,
+            S2m::BASE
         )?;
-        block_rows(out, l.s2m_base, "s2m")?;
+        block_rows(out, S2m::BASE, S2m::NAME)?;
     }
     if want(BlockName::Gen) {
-        writeln!(out, "\n[gen] general block at {:#07x}", l.gen_base)?;
-        block_rows(out, l.gen_base, "gen")?;
+        writeln!(out, "\n[{}] general block at {:#07x}", Gen::NAME, Gen::BASE)?;
+        block_rows(out, Gen::BASE, Gen::NAME)?;
         writeln!(
             out,
-            "\n[gen_ex] extended general block at {:#07x} (queue q's selectors at +{:#x}*q)",
-            l.gen_ex_base,
-            gen_ex::VMPR_V4_STRIDE
+            "\n[{}] extended general block at {:#07x} (queue q's selectors at +{:#x}*q)",
+            GenEx::NAME,
+            GenEx::BASE,
+            VmprV4::STRIDE
         )?;
-        block_rows(out, l.gen_ex_base, "gen_ex")?;
+        block_rows(out, GenEx::BASE, GenEx::NAME)?;
         writeln!(
             out,
             "  (AXI-error interrupt controllers at +{:#x}..: see --block iofic)",
@@ -79,23 +85,28 @@ fn print<A: Arch>(out: &mut impl Write, only: Option<BlockName>) -> std::io::Res
         )?;
     }
     if want(BlockName::Queue) {
-        for dir in Dir::BOTH {
-            let (name, base) = match dir {
-                Dir::Tx => ("TX (m2s_q)", l.m2s_base),
-                Dir::Rx => ("RX (s2m_q)", l.s2m_base),
-            };
+        let arrays = [
+            (
+                "TX",
+                TxQueue::NAME,
+                TxQueue::BASE,
+                TxQueue::STRIDE,
+                TxQueue::COUNT,
+            ),
+            (
+                "RX",
+                RxQueue::NAME,
+                RxQueue::BASE,
+                RxQueue::STRIDE,
+                RxQueue::COUNT,
+            ),
+        ];
+        for (dir, name, base, stride, count) in arrays {
             writeln!(
                 out,
-                "\n[queue] {name} queue q block at {:#07x} + q*{:#x} ({} queues; queue 0 shown)",
-                base + l.queue_block,
-                l.queue_stride,
-                l.queues
+                "\n[queue] {dir} ({name}) queue q block at {base:#07x} + q*{stride:#x} ({count} queues; queue 0 shown)",
             )?;
-            let block = match dir {
-                Dir::Tx => "m2s_q",
-                Dir::Rx => "s2m_q",
-            };
-            block_rows(out, base + l.queue_block, block)?;
+            block_rows(out, base, name)?;
         }
     }
     if want(BlockName::Iofic) {
@@ -118,7 +129,7 @@ fn print<A: Arch>(out: &mut impl Write, only: Option<BlockName>) -> std::io::Res
                 let letter = char::from(b'A' + u8::try_from(g).unwrap_or(0));
                 row(
                     out,
-                    l.gen_base + off,
+                    Gen::BASE + off,
                     off,
                     &format!("{level} group {letter}"),
                 )?;
@@ -131,7 +142,7 @@ fn print<A: Arch>(out: &mut impl Write, only: Option<BlockName>) -> std::io::Res
             let off = c.offset();
             row(
                 out,
-                l.gen_base + off,
+                Gen::BASE + off,
                 off,
                 &format!("AXI-error controller {c:?} (one group)"),
             )?;

@@ -2,17 +2,16 @@
 //! written over `udma-desc`'s public API, as a downstream crate calls it.
 #![allow(dead_code)] // each target uses its own part
 
-use udma_desc::caps::{PacketCaps, StrongOrder};
+use udma_desc::caps::{PacketCaps, Supported, Unsupported};
 use udma_desc::{CopyRequest, DescRing, Descriptor, Direction, QueueId, RingPair};
 
 /// Like V3 (CAYMAN): what `khal-cayman` provides.
 pub struct V3;
 impl PacketCaps for V3 {
     const MAX_TX_DESCS_PER_PACKET: u32 = 0x41;
-    const HAS_NOTIFICATION_MASK: bool = false;
-    const HAS_STRONG_ORDER: bool = true;
+    type NotificationMasks = Unsupported;
+    type StrongOrdering = Supported;
 }
-impl StrongOrder for V3 {}
 
 /// Descriptors per ring, as the shared peer's default.
 pub const RING: usize = 4096;

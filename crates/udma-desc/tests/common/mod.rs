@@ -1,35 +1,32 @@
 //! Test arch capability types mimicking the three generations, and small helpers.
 #![allow(dead_code)]
 
-use udma_desc::caps::{NotificationMask, PacketCaps, StrongOrder};
+use udma_desc::caps::{PacketCaps, Supported, Unsupported};
 use udma_desc::{DescRing, DescStore, Descriptor, Direction, Error, QueueId, RingPair};
 
 /// Like V2 (SUNDA): 0x80 TX descriptors per packet, no notification mask, no strong order.
 pub struct V2;
 impl PacketCaps for V2 {
     const MAX_TX_DESCS_PER_PACKET: u32 = 0x80;
-    const HAS_NOTIFICATION_MASK: bool = false;
-    const HAS_STRONG_ORDER: bool = false;
+    type NotificationMasks = Unsupported;
+    type StrongOrdering = Unsupported;
 }
 
 /// Like V3 (CAYMAN): 0x41, strong order.
 pub struct V3;
 impl PacketCaps for V3 {
     const MAX_TX_DESCS_PER_PACKET: u32 = 0x41;
-    const HAS_NOTIFICATION_MASK: bool = false;
-    const HAS_STRONG_ORDER: bool = true;
+    type NotificationMasks = Unsupported;
+    type StrongOrdering = Supported;
 }
-impl StrongOrder for V3 {}
 
 /// Like V4 (MARIANA): V3 plus notification masks.
 pub struct V4;
 impl PacketCaps for V4 {
     const MAX_TX_DESCS_PER_PACKET: u32 = 0x41;
-    const HAS_NOTIFICATION_MASK: bool = true;
-    const HAS_STRONG_ORDER: bool = true;
+    type NotificationMasks = Supported;
+    type StrongOrdering = Supported;
 }
-impl StrongOrder for V4 {}
-impl NotificationMask for V4 {}
 
 /// Heap storage through the trait's default methods (how a custom store, e.g. a volatile
 /// window, plugs in).
