@@ -61,6 +61,30 @@ pub enum ToolError {
         /// How many bytes differ.
         mismatches: u64,
     },
+    /// A trace file the reader refuses (truncated, corrupt, not a trace).
+    #[error("{}: {source}", path.display())]
+    BadTrace {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: ndl_trace::TraceError,
+    },
+    /// An output file that could not be written.
+    #[error("cannot write '{}': {source}", path.display())]
+    WriteFile {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// A replay whose calls did not all do what the trace recorded (each was printed).
+    #[error("replay of {} diverged {count} time(s)", path.display())]
+    Diverged {
+        /// The trace.
+        path: PathBuf,
+        /// Divergences.
+        count: u64,
+    },
     /// Writing to stdout or reading stdin failed.
     #[error("i/o error: {0}")]
     Io(#[from] io::Error),
