@@ -170,12 +170,12 @@ impl<R: Read> TraceReader<R> {
         self.events
     }
 
-    /// True when every writer of the events read so far also wrote its end record, with the
-    /// count of events it wrote: nothing was cut off or lost (a recorder that was killed
-    /// writes none). Writers are the traced processes for the interposer (one end record
-    /// each, at exit) and the recorder itself otherwise.
+    /// True when the records read so far include an end record and every writer of events
+    /// also wrote its end record, with the count of events it wrote: nothing was cut off or
+    /// lost (a recorder that was killed writes none). Writers are the traced processes for the
+    /// interposer (one end record each, at exit) and the recorder itself otherwise.
     pub fn complete(&self) -> bool {
-        self.writers.values().all(|&(seen, end)| end == Some(seen))
+        !self.writers.is_empty() && self.writers.values().all(|&(seen, end)| end == Some(seen))
     }
 
     /// The next event and its number (1 for the first), or `None` at the end of the file.

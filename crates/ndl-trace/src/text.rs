@@ -31,18 +31,23 @@ fn num(out: &mut String, n: Num) {
     };
 }
 
-fn hex(out: &mut String, bytes: &[u8]) {
-    if bytes.iter().all(|&b| b == 0) {
-        let _ = write!(out, "<{} zero bytes>", bytes.len());
-        return;
-    }
-    let _ = write!(out, "<{} bytes ", bytes.len());
+/// The first bytes in hex, `...` when there are more.
+fn hex_digits(out: &mut String, bytes: &[u8]) {
     for b in bytes.iter().take(HEX_BYTES) {
         let _ = write!(out, "{b:02x}");
     }
     if bytes.len() > HEX_BYTES {
         out.push_str("...");
     }
+}
+
+fn hex(out: &mut String, bytes: &[u8]) {
+    if bytes.iter().all(|&b| b == 0) {
+        let _ = write!(out, "<{} zero bytes>", bytes.len());
+        return;
+    }
+    let _ = write!(out, "<{} bytes ", bytes.len());
+    hex_digits(out, bytes);
     out.push('>');
 }
 
@@ -81,9 +86,24 @@ fn pointee(out: &mut String, p: &Pointee<'_>) {
             return;
         }
     }
-    value(out, &p.value);
-    if (p.kept as u64) < p.len {
-        let _ = write!(out, "(kept {} of {} bytes)", p.kept, p.len);
+    let capped = (p.kept as u64) < p.len;
+    match (&p.value, capped) {
+        // Bytes say both lengths inside their brackets.
+        (Value::Bytes { before, after }, true) => {
+            let shown = after.or(*before).unwrap_or_default();
+            let _ = write!(out, "<{} bytes, {} kept", p.len, p.kept);
+            if !shown.is_empty() {
+                out.push_str(": ");
+                hex_digits(out, shown);
+            }
+            out.push('>');
+        }
+        (v, _) => {
+            value(out, v);
+            if capped {
+                let _ = write!(out, "(kept {} of {} bytes)", p.kept, p.len);
+            }
+        }
     }
 }
 
