@@ -75,7 +75,7 @@ impl Stats {
     /// The table `trace stats` prints.
     pub fn table(&self) -> String {
         let rows = self.rows();
-        let total: u64 = rows.iter().map(|r| r.total_ns).sum();
+        let total = rows.iter().fold(0u64, |t, r| t.saturating_add(r.total_ns));
         let mut out = String::new();
         let _ = writeln!(
             out,
@@ -104,8 +104,8 @@ impl Stats {
             }
             out.push('\n');
         }
-        let calls: u64 = rows.iter().map(|r| r.calls).sum();
-        let errors: u64 = rows.iter().map(|r| r.errors).sum();
+        let calls = rows.iter().fold(0u64, |t, r| t.saturating_add(r.calls));
+        let errors = rows.iter().fold(0u64, |t, r| t.saturating_add(r.errors));
         let _ = writeln!(
             out,
             "{:>6} {:>12.6} {:>10} {:>10} {calls:>8} {errors:>7}  total",
