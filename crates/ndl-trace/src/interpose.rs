@@ -347,7 +347,8 @@ impl Sink {
             self.lost.fetch_add(1, Ordering::Relaxed);
             return;
         }
-        let pid = std::process::id();
+        // The event's pid is the caller's: no second getpid.
+        let pid = e.common.pid;
         if self.pid.swap(pid, Ordering::AcqRel) != pid {
             // A forked child: its count starts at this event.
             self.events.store(0, Ordering::Release);

@@ -12,7 +12,8 @@
 //! * `neuron0` of a FUSE-served emulated kernel (skipped where FUSE cannot be mounted): a
 //!   real driver answer, the cost as a runtime sees it on the served node.
 //!
-//! It prints ns per call and the trace's bytes per event; nothing is asserted.
+//! It prints ns per call and the trace's bytes per event; nothing is asserted. Under
+//! `cargo test` it runs a thousand calls as a smoke test.
 
 use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
@@ -110,6 +111,12 @@ fn main() {
         child();
         return;
     }
+    // `cargo bench` passes --bench; under `cargo test --all-targets` this is a smoke run.
+    let (calls, served_calls) = if std::env::args().any(|a| a == "--bench") {
+        (200_000, 20_000)
+    } else {
+        (1_000, 100)
+    };
     let Some(lib) = library() else {
         println!("SKIP: libneuron_trace.so is not built next to the bench");
         return;
@@ -134,7 +141,7 @@ fn main() {
             lib: l,
             trace: t,
             dir: &plain,
-            calls: 200_000,
+            calls,
         });
     }
     let mount = tempfile::tempdir().expect("mount dir");
@@ -155,7 +162,7 @@ fn main() {
                     lib: l,
                     trace: t,
                     dir: server.dir(),
-                    calls: 20_000,
+                    calls: served_calls,
                 });
             }
             drop(server);

@@ -19,6 +19,7 @@ use clap::Parser;
 use khal::Generation;
 use ndl_emu::{DeviceConfig, EmulatedKernel};
 use ndl_fuse::{EmulatedBackend, Server};
+use ndl_trace::ids::{self, Kind, Loc};
 use ndl_trace::replay::{Options, Replayer};
 use ndl_trace::{Call, RecordingBackend, TraceReader, json};
 use serde_json::Value;
@@ -145,6 +146,81 @@ fn calls(path: &Path) -> Vec<Value> {
     out
 }
 
+/// The trace as a driver that hands out other numbers would have recorded it: every memory
+/// handle and mmap cookie shifted into the kernel-address range (the real driver's handles are
+/// kernel pointers). Replay must learn the emulated kernel's values and give them back.
+fn shifted(path: &Path) -> Vec<u8> {
+    const SHIFT: u64 = 0xffff_8880_0000_0000;
+    let bytes = std::fs::read(path).unwrap();
+    let mut r = TraceReader::new(Cursor::new(bytes)).unwrap();
+    let header = r.header().clone();
+    let abi = header.release.abi();
+    let mut w = ndl_trace::TraceWriter::new(Vec::new(), &header).unwrap();
+    let patch = |bytes: &mut Option<Vec<u8>>, base: u64, loc: &Loc| {
+        let Some(b) = bytes else { return };
+        let Some(off) = loc.addr.checked_sub(base).map(|o| o as usize) else {
+            return;
+        };
+        let Some(field) = b.get_mut(off..off + 8) else {
+            return;
+        };
+        let v = u64::from_le_bytes(field.try_into().unwrap());
+        if v != 0 {
+            field.copy_from_slice(&v.wrapping_add(SHIFT).to_le_bytes());
+        }
+    };
+    while let Some((_, e)) = r.next_event().unwrap() {
+        let Call::Ioctl(io) = &e.call else {
+            if !matches!(e.call, Call::End { .. }) {
+                w.write(&e).unwrap();
+            }
+            continue;
+        };
+        let (mut before, mut after) = (io.before.map(<[u8]>::to_vec), io.after.map(<[u8]>::to_vec));
+        let mut bufs: Vec<_> = io
+            .buffers
+            .iter()
+            .map(|b| (b.before.map(<[u8]>::to_vec), b.after.map(<[u8]>::to_vec)))
+            .collect();
+        for loc in ids::locate(abi, io) {
+            if !matches!(loc.kind, Kind::Handle | Kind::Cookie) || loc.size != 8 {
+                continue;
+            }
+            patch(&mut before, io.arg, &loc);
+            patch(&mut after, io.arg, &loc);
+            for (b, (x, y)) in io.buffers.iter().zip(&mut bufs) {
+                if b.addr <= loc.addr && loc.addr < b.addr + b.captured() as u64 {
+                    patch(x, b.addr, &loc);
+                    patch(y, b.addr, &loc);
+                }
+            }
+        }
+        let buffers = io
+            .buffers
+            .iter()
+            .zip(&bufs)
+            .map(|(b, (x, y))| ndl_trace::Buffer {
+                before: x.as_deref(),
+                after: y.as_deref(),
+                ..*b
+            })
+            .collect();
+        let call = Call::Ioctl(ndl_trace::Ioctl {
+            request: io.request,
+            arg: io.arg,
+            before: before.as_deref(),
+            after: after.as_deref(),
+            buffers,
+        });
+        w.write(&ndl_trace::Event {
+            common: e.common,
+            call,
+        })
+        .unwrap();
+    }
+    w.finish(header.pid).unwrap()
+}
+
 fn replay(path: &Path, generation: Generation) -> u64 {
     let bytes = std::fs::read(path).unwrap();
     let mut r = TraceReader::new(Cursor::new(bytes)).unwrap();
@@ -251,6 +327,18 @@ fn copy_traced_both_ways(generation: Generation, test: &str) {
     let replayed_server = replay(&server_trace, generation);
     assert_eq!(replayed_client, replayed_server);
     assert_eq!(replayed_client, events);
+    // Handles and cookies the emulated kernel did not hand out replay through the remap.
+    let remapped = work.path().join("shifted.ntrace");
+    std::fs::write(&remapped, shifted(&client_trace)).unwrap();
+    let shifted_calls = calls(&remapped);
+    assert!(
+        shifted_calls
+            .iter()
+            .any(|c| c["command"] == "MEM_FREE"
+                && c["fields"]["mem_handle"] == 0xffff_8880_0000_1000u64),
+        "the handles were shifted"
+    );
+    assert_eq!(replay(&remapped, generation), events);
 
     if generation == Generation::V3 && std::env::var_os("NEURON_TRACE_BLESS").is_some() {
         let golden =
