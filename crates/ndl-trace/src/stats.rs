@@ -88,12 +88,12 @@ impl Stats {
             } else {
                 r.total_ns as f64 * 100.0 / total as f64
             };
-            let per = r.total_ns / r.calls.max(1) / 1000;
+            let per = r.total_ns as f64 / r.calls.max(1) as f64 / 1000.0;
             let _ = write!(
                 out,
-                "{share:>6.2} {:>12.6} {per:>10} {:>10} {:>8} {:>7}  {}",
+                "{share:>6.2} {:>12.6} {per:>10.3} {:>10.3} {:>8} {:>7}  {}",
                 r.total_ns as f64 / 1e9,
-                r.max_ns / 1000,
+                r.max_ns as f64 / 1000.0,
                 r.calls,
                 r.errors,
                 r.command
@@ -134,5 +134,43 @@ impl Stats {
                 })
                 .collect(),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::{Common, Ioctl};
+
+    #[test]
+    fn sums_saturate_and_count_errnos() {
+        // Durations from a damaged trace must not overflow the sums (found by the fuzzer).
+        let abi = ndl_abi::Release::DEFAULT.abi();
+        let mut s = Stats::default();
+        for errno in [0, 22, 22, 0] {
+            let common = Common {
+                dur_ns: u64::MAX,
+                errno,
+                ret: if errno == 0 { 0 } else { -1 },
+                ..Common::default()
+            };
+            let call = Call::Ioctl(Ioctl {
+                request: ndl_abi::MEM_FREE.code(),
+                arg: 0,
+                before: None,
+                after: None,
+                buffers: Vec::new(),
+            });
+            s.add(abi, &Event { common, call });
+        }
+        let rows = s.rows();
+        let [row] = rows.as_slice() else { panic!() };
+        assert_eq!(
+            (row.command.as_str(), row.calls, row.errors),
+            ("MEM_FREE", 4, 2)
+        );
+        assert_eq!(row.errnos, [("EINVAL".to_string(), 2)]);
+        assert_eq!(row.total_ns, u64::MAX);
+        assert!(s.table().contains("(EINVAL x2)"));
     }
 }

@@ -135,7 +135,7 @@ pub fn value(out: &mut String, v: &Value<'_>) {
                 if i > 0 {
                     out.push(' ');
                 }
-                out.push_str(name.trim_start_matches("r#"));
+                out.push_str(name.strip_prefix("r#").unwrap_or(name));
                 out.push('=');
                 value(out, v);
             }
