@@ -208,126 +208,99 @@ unsafe fn opening(
     fd
 }
 
+/// open(2) by `f` (the C library's), or by the system call when it has none.
+///
 /// # Safety
-/// open(2).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn open(path: *const c_char, flags: c_int, mode: c_uint) -> c_int {
-    let call = || match real!("open" as OpenFn) {
+/// open(2)'s contract.
+unsafe fn open_by(f: Option<OpenFn>, path: *const c_char, flags: c_int, mode: c_uint) -> c_int {
+    match f {
         // SAFETY: the caller's open(2) contract, forwarded unchanged.
         Some(f) => unsafe { f(path, flags, mode) },
         // SAFETY: as above, by the raw system call.
         None => sys(unsafe { libc::syscall(libc::SYS_openat, libc::AT_FDCWD, path, flags, mode) }),
-    };
-    // SAFETY: open(2)'s contract: `path` is null or a NUL-terminated string.
-    unsafe { opening(path, flags, mode, call) }
+    }
 }
 
+/// openat(2) by `f`, or by the system call.
+///
 /// # Safety
-/// open(2).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn open64(path: *const c_char, flags: c_int, mode: c_uint) -> c_int {
-    let call = || match real!("open64" as OpenFn) {
-        // SAFETY: the caller's open(2) contract, forwarded unchanged.
-        Some(f) => unsafe { f(path, flags, mode) },
-        // SAFETY: as above, by the raw system call.
-        None => sys(unsafe { libc::syscall(libc::SYS_openat, libc::AT_FDCWD, path, flags, mode) }),
-    };
-    // SAFETY: open(2)'s contract: `path` is null or a NUL-terminated string.
-    unsafe { opening(path, flags, mode, call) }
-}
-
-/// # Safety
-/// The fortified open(2) (`_FORTIFY_SOURCE`, no mode).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn __open_2(path: *const c_char, flags: c_int) -> c_int {
-    let call = || match real!("__open_2" as Open2Fn) {
-        // SAFETY: the caller's open(2) contract, forwarded unchanged.
-        Some(f) => unsafe { f(path, flags) },
-        // SAFETY: as above, by the raw system call.
-        None => sys(unsafe { libc::syscall(libc::SYS_openat, libc::AT_FDCWD, path, flags, 0) }),
-    };
-    // SAFETY: open(2)'s contract: `path` is null or a NUL-terminated string.
-    unsafe { opening(path, flags, 0, call) }
-}
-
-/// # Safety
-/// The fortified open64(2).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn __open64_2(path: *const c_char, flags: c_int) -> c_int {
-    let call = || match real!("__open64_2" as Open2Fn) {
-        // SAFETY: the caller's open(2) contract, forwarded unchanged.
-        Some(f) => unsafe { f(path, flags) },
-        // SAFETY: as above, by the raw system call.
-        None => sys(unsafe { libc::syscall(libc::SYS_openat, libc::AT_FDCWD, path, flags, 0) }),
-    };
-    // SAFETY: open(2)'s contract: `path` is null or a NUL-terminated string.
-    unsafe { opening(path, flags, 0, call) }
-}
-
-/// # Safety
-/// openat(2).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn openat(
+/// openat(2)'s contract.
+unsafe fn openat_by(
+    f: Option<OpenatFn>,
     dirfd: c_int,
     path: *const c_char,
     flags: c_int,
     mode: c_uint,
 ) -> c_int {
-    let call = || match real!("openat" as OpenatFn) {
+    match f {
         // SAFETY: the caller's openat(2) contract, forwarded unchanged.
         Some(f) => unsafe { f(dirfd, path, flags, mode) },
         // SAFETY: as above, by the raw system call.
         None => sys(unsafe { libc::syscall(libc::SYS_openat, dirfd, path, flags, mode) }),
-    };
-    // SAFETY: openat(2)'s contract: `path` is null or a NUL-terminated string.
-    unsafe { opening(path, flags, mode, call) }
+    }
 }
 
+/// The fortified open(2) (`__open_2`, `_FORTIFY_SOURCE`: no mode) by `f`, or the system
+/// call.
+///
 /// # Safety
-/// openat(2).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn openat64(
+/// open(2)'s contract.
+unsafe fn open2_by(f: Option<Open2Fn>, path: *const c_char, flags: c_int, _: c_uint) -> c_int {
+    match f {
+        // SAFETY: the caller's open(2) contract, forwarded unchanged.
+        Some(f) => unsafe { f(path, flags) },
+        // SAFETY: as above, by the raw system call.
+        None => sys(unsafe { libc::syscall(libc::SYS_openat, libc::AT_FDCWD, path, flags, 0) }),
+    }
+}
+
+/// The fortified openat(2) by `f`, or the system call.
+///
+/// # Safety
+/// openat(2)'s contract.
+unsafe fn openat2_by(
+    f: Option<Openat2Fn>,
     dirfd: c_int,
     path: *const c_char,
     flags: c_int,
-    mode: c_uint,
+    _: c_uint,
 ) -> c_int {
-    let call = || match real!("openat64" as OpenatFn) {
-        // SAFETY: the caller's openat(2) contract, forwarded unchanged.
-        Some(f) => unsafe { f(dirfd, path, flags, mode) },
-        // SAFETY: as above, by the raw system call.
-        None => sys(unsafe { libc::syscall(libc::SYS_openat, dirfd, path, flags, mode) }),
-    };
-    // SAFETY: openat(2)'s contract: `path` is null or a NUL-terminated string.
-    unsafe { opening(path, flags, mode, call) }
-}
-
-/// # Safety
-/// The fortified openat(2).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn __openat_2(dirfd: c_int, path: *const c_char, flags: c_int) -> c_int {
-    let call = || match real!("__openat_2" as Openat2Fn) {
+    match f {
         // SAFETY: the caller's openat(2) contract, forwarded unchanged.
         Some(f) => unsafe { f(dirfd, path, flags) },
         // SAFETY: as above, by the raw system call.
         None => sys(unsafe { libc::syscall(libc::SYS_openat, dirfd, path, flags, 0) }),
-    };
-    // SAFETY: openat(2)'s contract: `path` is null or a NUL-terminated string.
-    unsafe { opening(path, flags, 0, call) }
+    }
 }
 
-/// # Safety
-/// The fortified openat64(2).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn __openat64_2(dirfd: c_int, path: *const c_char, flags: c_int) -> c_int {
-    let call = || match real!("__openat64_2" as Openat2Fn) {
-        // SAFETY: the caller's openat(2) contract, forwarded unchanged.
-        Some(f) => unsafe { f(dirfd, path, flags) },
-        // SAFETY: as above, by the raw system call.
-        None => sys(unsafe { libc::syscall(libc::SYS_openat, dirfd, path, flags, 0) }),
-    };
-    // SAFETY: openat(2)'s contract: `path` is null or a NUL-terminated string.
-    unsafe { opening(path, flags, 0, call) }
+/// Defines the exported open(2)-family symbols: each calls the C library's own through
+/// `$by`, traced by [`opening`]. The fortified forms take no mode (0 is recorded).
+macro_rules! opens {
+    ($($name:ident($($dirfd:ident)?; $($mode:ident)?) => $by:ident($sym:literal as $ty:ty);)*) => {$(
+        #[doc = concat!("# Safety\n", $sym, "(2)'s contract.")]
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $name(
+            $($dirfd: c_int,)? path: *const c_char, flags: c_int $(, $mode: c_uint)?
+        ) -> c_int {
+            let mode: c_uint = 0 $(+ $mode)?;
+            let f = real!($sym as $ty);
+            // SAFETY: the caller's contract, forwarded unchanged to the real function.
+            unsafe {
+                opening(path, flags, mode, || $by(f, $($dirfd,)? path, flags, mode))
+            }
+        }
+    )*};
+}
+
+opens! {
+    open(; mode) => open_by("open" as OpenFn);
+    open64(; mode) => open_by("open64" as OpenFn);
+    openat(dirfd; mode) => openat_by("openat" as OpenatFn);
+    openat64(dirfd; mode) => openat_by("openat64" as OpenatFn);
+    __open_2(;) => open2_by("__open_2" as Open2Fn);
+    __open64_2(;) => open2_by("__open64_2" as Open2Fn);
+    __openat_2(dirfd;) => openat2_by("__openat_2" as Openat2Fn);
+    __openat64_2(dirfd;) => openat2_by("__openat64_2" as Openat2Fn);
 }
 
 /// # Safety
@@ -422,10 +395,12 @@ fn bits(v: c_int) -> u32 {
     u32::from_ne_bytes(v.to_ne_bytes())
 }
 
+/// mmap(2) by `f`, or by the system call.
+///
 /// # Safety
-/// mmap(2).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn mmap(
+/// mmap(2)'s contract.
+unsafe fn mmap_by(
+    f: Option<MmapFn>,
     addr: *mut c_void,
     len: usize,
     prot: c_int,
@@ -433,49 +408,40 @@ pub unsafe extern "C" fn mmap(
     fd: c_int,
     offset: i64,
 ) -> *mut c_void {
-    let call = (
-        addr as usize as u64,
-        len as u64,
-        bits(prot),
-        bits(flags),
-        offset as u64,
-    );
-    mapping(fd, call, || match real!("mmap" as MmapFn) {
+    match f {
         // SAFETY: the caller's mmap(2) contract, forwarded unchanged.
         Some(f) => unsafe { f(addr, len, prot, flags, fd, offset) },
         // SAFETY: as above, by the raw system call.
         None => unsafe {
             libc::syscall(libc::SYS_mmap, addr, len, prot, flags, fd, offset) as *mut c_void
         },
-    })
+    }
 }
 
-/// # Safety
-/// mmap(2) with a 64-bit offset (the same function on 64-bit targets).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn mmap64(
-    addr: *mut c_void,
-    len: usize,
-    prot: c_int,
-    flags: c_int,
-    fd: c_int,
-    offset: i64,
-) -> *mut c_void {
-    let call = (
-        addr as usize as u64,
-        len as u64,
-        bits(prot),
-        bits(flags),
-        offset as u64,
-    );
-    mapping(fd, call, || match real!("mmap64" as MmapFn) {
-        // SAFETY: the caller's mmap(2) contract, forwarded unchanged.
-        Some(f) => unsafe { f(addr, len, prot, flags, fd, offset) },
-        // SAFETY: as above, by the raw system call.
-        None => unsafe {
-            libc::syscall(libc::SYS_mmap, addr, len, prot, flags, fd, offset) as *mut c_void
-        },
-    })
+/// Defines the exported mmap(2) symbols (`mmap64` is the same function on 64-bit targets).
+macro_rules! mmaps {
+    ($($name:ident => $sym:literal;)*) => {$(
+        #[doc = concat!("# Safety\n", $sym, "(2)'s contract.")]
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $name(
+            addr: *mut c_void,
+            len: usize,
+            prot: c_int,
+            flags: c_int,
+            fd: c_int,
+            offset: i64,
+        ) -> *mut c_void {
+            let call = (addr as usize as u64, len as u64, bits(prot), bits(flags), offset as u64);
+            let f = real!($sym as MmapFn);
+            // SAFETY: the caller's mmap(2) contract, forwarded unchanged.
+            mapping(fd, call, || unsafe { mmap_by(f, addr, len, prot, flags, fd, offset) })
+        }
+    )*};
+}
+
+mmaps! {
+    mmap => "mmap";
+    mmap64 => "mmap64";
 }
 
 /// # Safety

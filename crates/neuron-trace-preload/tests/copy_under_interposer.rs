@@ -10,8 +10,10 @@
 //! Skips with one line where FUSE cannot be mounted. `NEURON_TRACE_BLESS=1` also stores the
 //! V3 server trace as `ndl-trace`'s golden input (`crates/ndl-trace/tests/data/copy-v3.ntrace`).
 
+mod common;
+
 use std::io::Cursor;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -55,16 +57,6 @@ fn recapped(path: &Path, cap: u32) -> Vec<u8> {
         w.write(&e).unwrap();
     }
     w.finish(header.pid).unwrap()
-}
-
-fn library() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let deps = exe.parent().unwrap();
-    [deps.to_path_buf(), deps.parent().unwrap().to_path_buf()]
-        .into_iter()
-        .map(|d| d.join("libneuron_trace.so"))
-        .find(|p| p.is_file())
-        .expect("libneuron_trace.so is built with the tests")
 }
 
 /// The client: `neuron-tool copy` on the node named by the environment, in this process
@@ -266,7 +258,7 @@ fn copy_traced_both_ways(generation: Generation, test: &str) {
         .args(["--exact", test, "--nocapture", "--test-threads=1"])
         .env(ROLE, "client")
         .env("NEURON_TRACE_TEST_DEVICE", dir.path().join("neuron0"))
-        .env("LD_PRELOAD", library())
+        .env("LD_PRELOAD", common::library())
         .env("NEURON_TRACE", &client_trace)
         .env("NEURON_TRACE_DIR", dir.path())
         .env("NEURON_TRACE_CAP", CAP.to_string())

@@ -7,6 +7,8 @@
 //! The "node" is a plain file called `neuron0` in a temporary device directory: the kernel
 //! answers every Neuron ioctl on it with ENOTTY, so this needs neither FUSE nor a device.
 
+mod common;
+
 use std::ffi::CString;
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
@@ -18,16 +20,6 @@ const ROLE: &str = "NEURON_TRACE_TEST_ROLE";
 const THREADS: u32 = 4;
 const PER_THREAD: u32 = 250;
 const REQUEST: u32 = ndl_abi::COMPATIBLE_VERSION.code();
-
-fn library() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let deps = exe.parent().unwrap();
-    [deps.to_path_buf(), deps.parent().unwrap().to_path_buf()]
-        .into_iter()
-        .map(|d| d.join("libneuron_trace.so"))
-        .find(|p| p.is_file())
-        .expect("libneuron_trace.so is built with the tests")
-}
 
 fn errno() -> i32 {
     std::io::Error::last_os_error().raw_os_error().unwrap_or(0)
@@ -148,7 +140,7 @@ fn calls_pass_through_unchanged_and_are_recorded() {
     std::fs::write(dir.path().join("neuron0"), b"").unwrap();
     let trace = dir.path().join("script.ntrace");
     let plain = run(dir.path(), None);
-    let traced = run(dir.path(), Some((&library(), &trace)));
+    let traced = run(dir.path(), Some((&common::library(), &trace)));
     assert_eq!(plain, traced, "the interposer changed a result or an errno");
     assert!(
         plain.contains("ioctl (-1, 25)"),
