@@ -70,6 +70,15 @@ fn quietly<T>(f: impl FnOnce() -> T) -> Option<T> {
     catch_unwind(AssertUnwindSafe(f)).ok()
 }
 
+/// Makes the real call once, timed: its result, the errno it left, and the clock before and
+/// after.
+fn timed<T>(call: impl FnOnce() -> T) -> (T, c_int, u64, u64) {
+    let t0 = monotonic_ns();
+    let r = call();
+    let e = errno();
+    (r, e, t0, monotonic_ns())
+}
+
 fn errno() -> c_int {
     std::io::Error::last_os_error().raw_os_error().unwrap_or(0)
 }
@@ -184,10 +193,7 @@ unsafe fn opening(
         return call();
     }
     let Some(_busy) = enter() else { return call() };
-    let t0 = monotonic_ns();
-    let fd = call();
-    let e = errno();
-    let t1 = monotonic_ns();
+    let (fd, e, t0, t1) = timed(call);
     quietly(|| {
         if let Some(device) = t.device_of(bytes, || resolved(fd)) {
             let flags = u32::from_ne_bytes(flags.to_ne_bytes());
@@ -320,10 +326,7 @@ pub unsafe extern "C" fn close(fd: c_int) -> c_int {
         return real_close();
     };
     let _busy = enter();
-    let t0 = monotonic_ns();
-    let r = real_close();
-    let e = errno();
-    let t1 = monotonic_ns();
+    let (r, e, t0, t1) = timed(real_close);
     quietly(|| t.closed(fd, was, r, e, t0, t1));
     set_errno(e);
     r
@@ -352,10 +355,7 @@ pub unsafe extern "C" fn ioctl(fd: c_int, request: c_ulong, arg: *mut c_void) ->
     let code = u32::try_from(request & 0xFFFF_FFFF).unwrap_or(0);
     let addr = arg as usize as u64;
     let pending = quietly(|| t.ioctl_before(fd, code, addr, &SelfMemory)).flatten();
-    let t0 = monotonic_ns();
-    let r = real_ioctl();
-    let e = errno();
-    let t1 = monotonic_ns();
+    let (r, e, t0, t1) = timed(real_ioctl);
     if let Some(p) = pending {
         quietly(|| t.ioctl_after(p, r, e, t0, t1, &SelfMemory));
     }
@@ -377,10 +377,7 @@ fn mapping(
     let Some(_busy) = enter() else {
         return real_mmap();
     };
-    let t0 = monotonic_ns();
-    let r = real_mmap();
-    let e = errno();
-    let t1 = monotonic_ns();
+    let (r, e, t0, t1) = timed(real_mmap);
     let ret = if r == libc::MAP_FAILED {
         u64::MAX
     } else {
@@ -462,10 +459,7 @@ pub unsafe extern "C" fn munmap(addr: *mut c_void, len: usize) -> c_int {
         return real_munmap();
     };
     let _busy = enter();
-    let t0 = monotonic_ns();
-    let r = real_munmap();
-    let e = errno();
-    let t1 = monotonic_ns();
+    let (r, e, t0, t1) = timed(real_munmap);
     quietly(|| t.unmapped(m, a, l, r, e, t0, t1));
     set_errno(e);
     r
