@@ -20,9 +20,10 @@ use crate::clock::{monotonic_ns, wall_ns};
 use crate::event::{Call, Common, Event, Header, Recorder};
 use crate::writer::{TraceWriter, WriteError};
 
-struct Caller_<'a>(&'a ProcessMemory);
+/// The calling process's memory, as the capture rules read it.
+struct CallerMemory<'a>(&'a ProcessMemory);
 
-impl Memory for Caller_<'_> {
+impl Memory for CallerMemory<'_> {
     fn read(&self, addr: u64, dst: &mut [u8]) -> bool {
         self.0.read(addr, dst).is_ok()
     }
@@ -181,7 +182,7 @@ impl<B: Backend> Backend for RecordingBackend<B> {
         memory: &ProcessMemory,
         caller: Caller,
     ) -> Result<i32, Errno> {
-        let mem = Caller_(memory);
+        let mem = CallerMemory(memory);
         let mut capture = Capture::before(self.release.abi(), request, arg, &mem, self.cap);
         let t0 = monotonic_ns();
         let r = self.inner.ioctl(fh, request, arg, memory, caller);
