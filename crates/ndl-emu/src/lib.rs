@@ -400,27 +400,18 @@ impl EmulatedKernel {
             (Chain::Misc, Match::Nr) => misc_chain::by_nr(&mut st, &call),
         }
     }
-}
 
-impl Kernel for EmulatedKernel {
-    type Region = EmulatedRegion;
-
-    fn open(&self, path: &Path, mode: AccessMode) -> Result<RawFd, Errno> {
-        self.open_as(path, mode, current_tgid())
-    }
-
-    unsafe fn close(&self, fd: RawFd) {
-        self.release(fd);
-    }
-
-    unsafe fn ioctl<const REQ: u32>(&self, fd: RawFd, arg: *mut c_void) -> Result<c_int, Errno> {
-        // SAFETY: the `Kernel::ioctl` contract is `InProcessMemory`'s: `arg` and every user
-        // address in it are valid for the accesses the command makes until we return.
-        let mem = unsafe { InProcessMemory::new() };
-        self.ioctl_from(fd, REQ, arg as usize as u64, &mem, current_tgid())
-    }
-
-    unsafe fn mmap(&self, fd: RawFd, len: usize, offset: u64) -> Result<EmulatedRegion, Errno> {
+    /// The driver's mmap for process `pid` (whose chunks it maps writable; another process's
+    /// read-only), for front ends that act for other processes (a replay of a trace);
+    /// [`Kernel::mmap`] is this with the calling process. Safe: the region is a window into
+    /// the model, not memory of this process.
+    pub fn mmap_as(
+        &self,
+        fd: RawFd,
+        len: usize,
+        offset: u64,
+        pid: u32,
+    ) -> Result<EmulatedRegion, Errno> {
         // mmap(2) itself refuses an offset that is not page-aligned before the driver sees
         // the call (mmap-README.md, refusals: "offset not page-aligned | EINVAL (mmap(2))").
         if offset % state::PAGE != 0 {
@@ -443,9 +434,10 @@ impl Kernel for EmulatedKernel {
         }
         let object = mmap_object(dev, offset, len64)?;
         let read_only = match object.kind {
-            ObjectKind::Chunk { pid, lifespan } => {
-                lifespan == Lifespan::Process && pid != current_tgid()
-            }
+            ObjectKind::Chunk {
+                pid: owner,
+                lifespan,
+            } => lifespan == Lifespan::Process && owner != pid,
             ObjectKind::Special { read_only } => read_only,
             ObjectKind::EmulatorRegisters => false,
         };
@@ -454,7 +446,7 @@ impl Kernel for EmulatedKernel {
         let device = dev.emu.clone();
         let va = st.new_va(len64);
         let dev = st.device_mut(file.device).ok_or(Errno::NODEV)?;
-        let tgid = current_tgid();
+        let tgid = pid;
         dev.maps.insert(
             va,
             MapRec {
@@ -472,6 +464,29 @@ impl Kernel for EmulatedKernel {
             index: file.device,
             kernel: Arc::downgrade(&self.inner),
         })
+    }
+}
+
+impl Kernel for EmulatedKernel {
+    type Region = EmulatedRegion;
+
+    fn open(&self, path: &Path, mode: AccessMode) -> Result<RawFd, Errno> {
+        self.open_as(path, mode, current_tgid())
+    }
+
+    unsafe fn close(&self, fd: RawFd) {
+        self.release(fd);
+    }
+
+    unsafe fn ioctl<const REQ: u32>(&self, fd: RawFd, arg: *mut c_void) -> Result<c_int, Errno> {
+        // SAFETY: the `Kernel::ioctl` contract is `InProcessMemory`'s: `arg` and every user
+        // address in it are valid for the accesses the command makes until we return.
+        let mem = unsafe { InProcessMemory::new() };
+        self.ioctl_from(fd, REQ, arg as usize as u64, &mem, current_tgid())
+    }
+
+    unsafe fn mmap(&self, fd: RawFd, len: usize, offset: u64) -> Result<EmulatedRegion, Errno> {
+        self.mmap_as(fd, len, offset, current_tgid())
     }
 
     fn munmap(&self, region: EmulatedRegion) -> Result<(), Errno> {

@@ -6,6 +6,12 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::quote::quote_str;
 
+mod trace;
+pub use trace::{
+    TraceCommand, TraceDecodeArgs, TraceExportArgs, TraceFilterArgs, TraceReplayArgs,
+    TraceStatsArgs,
+};
+
 /// Drive an AWS Neuron device (or the built-in device model): verified DMA copies, descriptor
 /// and ring decoding, the ioctl catalog, register maps and per-arch facts.
 #[derive(Debug, Parser)]
@@ -44,6 +50,10 @@ pub enum Command {
     /// Serve the built-in device model as DIR/neuron0..N-1 over FUSE (foreground, needs
     /// root; Ctrl-C or SIGTERM unmounts), so programs reach it through real system calls.
     Serve(ServeArgs),
+    /// Decode, summarise, export or replay a trace of the runtime/driver conversation
+    /// (recorded by `serve --record` or the LD_PRELOAD library libneuron_trace.so).
+    #[command(subcommand)]
+    Trace(TraceCommand),
 }
 
 /// Chip generation, by project code name.
@@ -314,7 +324,7 @@ pub enum BenchCommand {
     },
 }
 
-fn parse_size_arg(s: &str) -> Result<u64, String> {
+pub(crate) fn parse_size_arg(s: &str) -> Result<u64, String> {
     crate::size::parse_size(s)
 }
 
@@ -387,4 +397,10 @@ pub struct ServeArgs {
     /// clients write.
     #[arg(long, default_value = "256MiB", value_parser = parse_size_arg)]
     pub memory: u64,
+    /// Record everything the server answers (open, ioctl, close) to this trace file.
+    #[arg(long)]
+    pub record: Option<PathBuf>,
+    /// Bytes kept of each user buffer in the trace (the whole length is recorded).
+    #[arg(long, default_value = "4KiB", value_parser = parse_size_arg, requires = "record")]
+    pub record_cap: u64,
 }

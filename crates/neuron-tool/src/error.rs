@@ -97,6 +97,30 @@ pub enum ToolError {
     /// `compat`'s answer when the runtime cannot run there: the sentence says why.
     #[error("{0}")]
     Incompatible(String),
+    /// A trace file the reader refuses (truncated, corrupt, not a trace).
+    #[error("trace {} {source}", quote_path(path))]
+    BadTrace {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: ndl_trace::TraceError,
+    },
+    /// An output file that could not be written.
+    #[error("cannot write {}: {source}", quote_path(path))]
+    WriteFile {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// A replay whose calls did not all do what the trace recorded (each was printed).
+    #[error("replay of {} diverged {count} time(s)", quote_path(path))]
+    Diverged {
+        /// The trace.
+        path: PathBuf,
+        /// Divergences.
+        count: u64,
+    },
     /// Writing to stdout or reading stdin failed.
     #[error("i/o error: {0}")]
     Io(#[from] io::Error),

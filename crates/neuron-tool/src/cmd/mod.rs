@@ -9,6 +9,7 @@ pub mod ioctl;
 pub mod regs;
 pub mod ring;
 pub mod serve;
+pub mod trace;
 
 use std::io::{Read, Write};
 
@@ -28,5 +29,6 @@ pub fn run(cmd: &Command, input: impl Read, out: &mut impl Write) -> Result<()> 
         Command::Arch(a) => arch::run(a, out),
         Command::Bench(BenchCommand::Build { arch, pairs }) => bench::build(*arch, *pairs, out),
         Command::Serve(a) => serve::run(a, out),
+        Command::Trace(c) => trace::run(c, out),
     }
 }

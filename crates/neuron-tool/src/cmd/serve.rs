@@ -7,7 +7,8 @@
 use std::io::Write;
 
 use ndl_emu::{DeviceConfig, EmulatedKernel};
-use ndl_fuse::{EmulatedBackend, Server, Termination};
+use ndl_fuse::{Backend, EmulatedBackend, Server, Termination};
+use ndl_trace::RecordingBackend;
 
 use crate::cli::ServeArgs;
 use crate::error::{Result, ToolError};
@@ -34,8 +35,50 @@ pub fn run(a: &ServeArgs, out: &mut impl Write) -> Result<()> {
     // Before any thread starts: the workers inherit the blocked signals, so they arrive
     // at `wait` below instead of killing the process with the mount in place.
     let termination = Termination::block().map_err(|e| fail(format!("signal mask: {e}")))?;
-    let server =
-        Server::start(&a.mount, EmulatedBackend::new(kernel)).map_err(|e| fail(e.to_string()))?;
+    let backend = EmulatedBackend::new(kernel);
+    match &a.record {
+        None => serve(a, backend, &termination, out, |_| Ok(String::new())),
+        Some(path) => {
+            let cap = u32::try_from(a.record_cap.min(u64::from(ndl_trace::MAX_CAP)))
+                .unwrap_or(ndl_trace::MAX_CAP);
+            let recorder = RecordingBackend::create(
+                backend,
+                &a.mount,
+                Some(generation.number()),
+                ndl_abi::Release::DEFAULT,
+                cap,
+                path,
+            )
+            .map_err(|e| fail(format!("--record {}: {e}", path.display())))?;
+            serve(
+                a,
+                recorder,
+                &termination,
+                out,
+                |r: &RecordingBackend<EmulatedBackend>| {
+                    let events = r.finish().map_err(|e| e.to_string())?;
+                    Ok(format!("recorded {events} events to {}", path.display()))
+                },
+            )
+        }
+    }
+}
+
+/// Serves `backend` until a signal; `finish` runs on the backend before the unmount and may
+/// say something.
+fn serve<B: Backend>(
+    a: &ServeArgs,
+    backend: B,
+    termination: &Termination,
+    out: &mut impl Write,
+    finish: impl FnOnce(&B) -> std::result::Result<String, String>,
+) -> Result<()> {
+    let generation = a.arch.generation();
+    let fail = |why: String| ToolError::Device {
+        device: a.mount.display().to_string(),
+        why,
+    };
+    let server = Server::start(&a.mount, backend).map_err(|e| fail(e.to_string()))?;
     writeln!(
         out,
         "serving {} {:?} device(s) at {}/neuron0..{} (Ctrl-C to stop)",
@@ -48,7 +91,11 @@ pub fn run(a: &ServeArgs, out: &mut impl Write) -> Result<()> {
     let sig = termination
         .wait()
         .map_err(|e| fail(format!("sigwait: {e}")))?;
+    let said = finish(server.backend()).map_err(&fail)?;
     server.stop().map_err(|e| fail(e.to_string()))?;
+    if !said.is_empty() {
+        writeln!(out, "{said}")?;
+    }
     writeln!(out, "signal {sig}: unmounted {}", a.mount.display())?;
     Ok(())
 }
