@@ -27,9 +27,9 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
+use khal::Generation;
 use ndl_abi::{Abi, StructLayout};
 use ndl_emu::{DeviceConfig, EmulatedKernel, EmulatedRegion, UserMemory};
-use khal::Generation;
 use ndl_std::{AccessMode, Errno, Kernel, MappedRegion, RawFd};
 
 use crate::capture::argument;
