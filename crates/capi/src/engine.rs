@@ -65,7 +65,7 @@ pub(crate) struct Engine<A: Arch> {
 
 /// The slot kind of an engine of arch `A`.
 const fn kind<A: Arch>() -> Kind {
-    Kind::engine(A::GENERATION.number())
+    Kind::engine(A::GENERATION)
 }
 
 /// Acquires the engine behind `udma` (an engine handle of arch `A`).
