@@ -56,6 +56,12 @@ pub(crate) enum Kind {
     Device = 8,
     /// A mapping.
     Mapping = 9,
+    /// An open device of the emulated kernel.
+    #[cfg(feature = "emulator")]
+    EmulatedDevice = 10,
+    /// A mapping of the emulated kernel.
+    #[cfg(feature = "emulator")]
+    EmulatedMapping = 11,
 }
 
 impl Kind {
@@ -77,6 +83,8 @@ impl Kind {
             4 => "a V4 engine",
             8 => "a device",
             9 => "a mapping",
+            10 => "a device of the emulated kernel",
+            11 => "a mapping of the emulated kernel",
             _ => "nothing",
         }
     }
