@@ -135,7 +135,7 @@ impl<A: Arch> Log<A> {
         let tx: Vec<Descriptor> = (0..n)
             .map(|i| {
                 Descriptor::from_words([
-                    0x0c00_0000 | 64 * (i + 1),
+                    0x0c00_0000 | (64 * (i + 1)),
                     0x0108_0003,
                     tag + 0x100 * i,
                     0,
