@@ -392,7 +392,7 @@ int neuron_hal_generation_from_pci_device_id(uint16_t device_id);
  * (seed 004 §2 `al_udma_revision_get(regs_base)`; the value is returned through `rev`,
  * this project's signature). One register read.
  *
- * Returns 0, -EINVAL (NULL `regs`, `rev` or callback).
+ * Returns 0, -EINVAL (NULL or misaligned `regs` or `rev`, a NULL callback).
  *
  * # Safety
  * `regs` is NULL or readable, its callbacks callable; `rev` NULL or writable.
@@ -408,7 +408,7 @@ int al_udma_revision_get(const struct neuron_hal_regs *regs, uint32_t *rev);
  * `al_iofic_config`: writes `flags` to the group's control register (+0x28), e.g. 0x28 =
  * SET_ON_POSEDGE | MASK_MSI_X.
  *
- * Returns 0, -EINVAL (NULL `regs` or callback, `group` out of range).
+ * Returns 0, -EINVAL (NULL or misaligned `regs`, a NULL callback, `group` out of range).
  *
  * # Safety
  * `regs` NULL or readable with callable callbacks. Thread safety: any thread (the
@@ -445,7 +445,7 @@ int al_iofic_clear_cause(const struct neuron_hal_regs *regs, int group, uint32_t
 
 /**
  * `al_iofic_read_cause`: the group's latched causes (+0x00) into `*cause`.
- * Returns -EINVAL also for a NULL `cause`; otherwise as `al_iofic_config`.
+ * Returns -EINVAL also for a NULL or misaligned `cause`; otherwise as `al_iofic_config`.
  *
  * # Safety
  * As `al_iofic_config`; `cause` NULL or writable.
@@ -518,7 +518,7 @@ int ndl_misc_ioctl(uint32_t cmd, void *arg);
  * `ndl_open_device`: the fd the handle-cached copy/memset paths and mmap use; the process
  * is attached through it). The handle is returned through `dev` (this project's signature).
  *
- * Returns 0, -EINVAL (index above 63, NULL `dev`), the open's -errno, -ENOMEM.
+ * Returns 0, -EINVAL (index above 63, NULL or misaligned `dev`), the open's -errno, -ENOMEM.
  *
  * # Safety
  * `dev` NULL or writable. Thread safety: any thread.
@@ -554,7 +554,7 @@ int ndl_handle_ioctl(struct ndl_device *dev, uint32_t cmd, void *arg);
  * The driver maps the caller's own chunk writable and another process's chunk read-only
  * (`reference/mmap-README.md`). This project's signature.
  *
- * Returns 0, -EINVAL (NULL out-pointer, a bad handle), the ioctl's -errno (a chunk the
+ * Returns 0, -EINVAL (NULL or misaligned out-pointer, a bad handle), the ioctl's -errno (a chunk the
  * driver does not know), mmap's -errno (a FUSE-served node refuses shared mappings:
  * -ENODEV). On failure nothing is written and `neuron_hal_last_error` names the step.
  *
@@ -576,7 +576,7 @@ int ndl_mmap_mem(struct ndl_device *dev,
  * arch's `dm_mmap_special` entries (`reference/mmap-special.tsv`: semaphores, state
  * buffers, TOP_SP blocks, HBM windows); RESOURCE_ALL entries are mapped read-only.
  *
- * Returns 0, -EINVAL (NULL out-pointer; no entry for the triple: the ioctl's -EINVAL),
+ * Returns 0, -EINVAL (NULL or misaligned out-pointer; no entry for the triple: the ioctl's -EINVAL),
  * mmap's -errno. Otherwise as `ndl_mmap_mem`.
  *
  * # Safety
@@ -591,8 +591,8 @@ int ndl_mmap_resource(struct ndl_device *dev,
                       uint64_t *size);
 
 /**
- * Unmaps a mapping; its address and handle are invalid afterwards. Returns 0, -EINVAL,
- * -EBADF, munmap's -errno.
+ * Unmaps a mapping; its address and handle are invalid afterwards (this project's function:
+ * the seed's helpers keep the address). Returns 0, -EINVAL, -EBADF, munmap's -errno.
  *
  * # Safety
  * Nothing may use the mapping's memory after the call. Thread safety: any thread.

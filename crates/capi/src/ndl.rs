@@ -7,6 +7,7 @@ use std::ffi::CStr;
 
 use ndl_std::{DeviceHandle, Ndl};
 
+use crate::engine::out_ptr;
 use crate::failure::{Failure, guard};
 use crate::handle;
 use crate::ndl_backend::{CKernel, with_ndl};
@@ -117,18 +118,16 @@ pub unsafe extern "C" fn ndl_misc_ioctl(cmd: u32, arg: *mut c_void) -> c_int {
 /// `ndl_open_device`: the fd the handle-cached copy/memset paths and mmap use; the process
 /// is attached through it). The handle is returned through `dev` (this project's signature).
 ///
-/// Returns 0, -EINVAL (index above 63, NULL `dev`), the open's -errno, -ENOMEM.
+/// Returns 0, -EINVAL (index above 63, NULL or misaligned `dev`), the open's -errno, -ENOMEM.
 ///
 /// # Safety
 /// `dev` NULL or writable. Thread safety: any thread.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ndl_open_device(device_index: u32, dev: *mut *mut ndl_device) -> c_int {
     guard("ndl_open_device", || {
-        if dev.is_null() {
-            return Err(Failure::null("dev out-pointer is NULL"));
-        }
+        let dev = out_ptr(dev, "dev out-pointer is NULL")?;
         let raw = with_ndl!(|ndl| open(ndl, device_index))?;
-        // SAFETY: checked non-NULL; writable by the caller's contract.
+        // SAFETY: checked non-NULL and aligned; writable by the caller's contract.
         unsafe { dev.write(raw as *mut ndl_device) };
         Ok(0)
     })

@@ -8,6 +8,7 @@ use core::ffi::{c_int, c_void};
 
 use ndl_std::{Mapping, MemHandle, Ndl};
 
+use crate::engine::out_ptr;
 use crate::failure::{Failure, guard};
 use crate::handle;
 use crate::ndl::device;
@@ -22,20 +23,15 @@ struct Map<K: CKernel> {
     read_only: bool,
 }
 
+/// Refuses a NULL or misaligned out-pointer before anything is mapped.
 fn check_outs(
     out: *mut *mut ndl_mapping,
     addr: *mut *mut c_void,
     size: *mut u64,
 ) -> Result<(), Failure> {
-    for (null, what) in [
-        (out.is_null(), "mapping out-pointer is NULL"),
-        (addr.is_null(), "addr out-pointer is NULL"),
-        (size.is_null(), "size out-pointer is NULL"),
-    ] {
-        if null {
-            return Err(Failure::null(what));
-        }
-    }
+    out_ptr(out, "mapping out-pointer is NULL")?;
+    out_ptr(addr, "addr out-pointer is NULL")?;
+    out_ptr(size, "size out-pointer is NULL")?;
     Ok(())
 }
 
@@ -48,8 +44,8 @@ fn publish<K: CKernel>(
 ) -> Result<c_int, Failure> {
     let (a, n) = (map.m.addr(), map.m.len() as u64);
     let raw = handle::insert(Box::new(map), K::MAPPING)?;
-    // SAFETY: all three checked non-NULL by `check_outs`; writable by the C caller's
-    // contract.
+    // SAFETY: all three checked non-NULL and aligned by `check_outs`; writable by the C
+    // caller's contract.
     unsafe {
         out.write(raw as *mut ndl_mapping);
         addr.write(a as *mut c_void);
@@ -90,7 +86,7 @@ fn map_resource<K: CKernel>(
 /// The driver maps the caller's own chunk writable and another process's chunk read-only
 /// (`reference/mmap-README.md`). This project's signature.
 ///
-/// Returns 0, -EINVAL (NULL out-pointer, a bad handle), the ioctl's -errno (a chunk the
+/// Returns 0, -EINVAL (NULL or misaligned out-pointer, a bad handle), the ioctl's -errno (a chunk the
 /// driver does not know), mmap's -errno (a FUSE-served node refuses shared mappings:
 /// -ENODEV). On failure nothing is written and `neuron_hal_last_error` names the step.
 ///
@@ -118,7 +114,7 @@ pub unsafe extern "C" fn ndl_mmap_mem(
 /// arch's `dm_mmap_special` entries (`reference/mmap-special.tsv`: semaphores, state
 /// buffers, TOP_SP blocks, HBM windows); RESOURCE_ALL entries are mapped read-only.
 ///
-/// Returns 0, -EINVAL (NULL out-pointer; no entry for the triple: the ioctl's -EINVAL),
+/// Returns 0, -EINVAL (NULL or misaligned out-pointer; no entry for the triple: the ioctl's -EINVAL),
 /// mmap's -errno. Otherwise as `ndl_mmap_mem`.
 ///
 /// # Safety
@@ -148,8 +144,8 @@ fn unmap<K: CKernel>(_ndl: &'static Ndl<K>, map: *mut ndl_mapping) -> Result<c_i
     Ok(0)
 }
 
-/// Unmaps a mapping; its address and handle are invalid afterwards. Returns 0, -EINVAL,
-/// -EBADF, munmap's -errno.
+/// Unmaps a mapping; its address and handle are invalid afterwards (this project's function:
+/// the seed's helpers keep the address). Returns 0, -EINVAL, -EBADF, munmap's -errno.
 ///
 /// # Safety
 /// Nothing may use the mapping's memory after the call. Thread safety: any thread.
@@ -171,6 +167,9 @@ unsafe fn access<K: CKernel>(
 ) -> Result<c_int, Failure> {
     if buf.is_null() && len > 0 {
         return Err(Failure::null("buf is NULL"));
+    }
+    if isize::try_from(len).is_err() {
+        return Err(Failure::invalid("len above the largest object", len as u64));
     }
     let offset = usize::try_from(offset)
         .map_err(|_| Failure::invalid("offset beyond the address space", offset))?;

@@ -41,6 +41,16 @@ static void primitives(void) {
     CHECK_RC(al_iofic_clear_cause(&no_read, 0, 1), -EINVAL);
     CHECK_RC(al_iofic_read_cause(&regs, 0, NULL), -EINVAL);
     CHECK(strstr(neuron_hal_last_error(), "cause is NULL"));
+    /* Misaligned pointers: refused before any access (never a misaligned Rust access). */
+    static uint32_t words[4];
+    static struct neuron_hal_regs copies[2];
+    copies[0] = regs;
+    const struct neuron_hal_regs *skewed = (const struct neuron_hal_regs *)((const char *)copies + 4);
+    CHECK_RC(al_iofic_config(skewed, 0, 0x28), -EINVAL);
+    CHECK(strstr(neuron_hal_last_error(), "misaligned"));
+    CHECK_RC(al_iofic_read_cause(&regs, 0, (uint32_t *)((char *)words + 1)), -EINVAL);
+    CHECK_RC(al_udma_revision_get(&regs, (uint32_t *)((char *)words + 2)), -EINVAL);
+    CHECK_RC(al_udma_revision_get(&regs, NULL), -EINVAL);
     CHECK(rec.n == before);
 
     printf("primitives\n");

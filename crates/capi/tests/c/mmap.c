@@ -63,6 +63,7 @@ static void own_chunk(const char *what, uint64_t size, int host, uint32_t mem_ty
     CHECK_RC(ndl_mapping_write(map, len, word, 1), -EINVAL);
     CHECK_RC(ndl_mapping_read(map, 0, NULL, 4), -EINVAL);
     CHECK_RC(ndl_mapping_read(map, 0, NULL, 0), 0);
+    CHECK_RC(ndl_mapping_read(map, 0, seen, (size_t)-1), -EINVAL);
 
     CHECK_RC(ndl_munmap(map), 0);
     CHECK_RC(ndl_munmap(map), -EBADF);
@@ -120,6 +121,12 @@ int main(int argc, char **argv) {
     CHECK_RC(ndl_mmap_resource(dev, 0, 0, 0, NULL, &addr, &len), -EINVAL);
     CHECK_RC(ndl_mmap_mem(dev, 0, &map, NULL, &len), -EINVAL);
     CHECK_RC(ndl_mmap_mem(NULL, 0, &map, &addr, &len), -EINVAL);
+    /* Misaligned out-pointers and an impossible length: refused, nothing written. */
+    static uint64_t words[4];
+    CHECK_RC(ndl_mmap_mem(dev, 0, &map, &addr, (uint64_t *)((char *)words + 4)), -EINVAL);
+    CHECK(strstr(neuron_hal_last_error(), "misaligned"));
+    CHECK_RC(ndl_open_device(0, (struct ndl_device **)((char *)words + 1)), -EINVAL);
+    CHECK(words[0] == 0 && words[1] == 0);
     CHECK_RC(ndl_munmap(NULL), -EINVAL);
 
     CHECK_RC(ndl_close_device(dev), 0);
