@@ -52,6 +52,44 @@
 #define AL_UDMA_NUM_QUEUES_ALL 255
 
 /**
+ * `block` of `ndl_mmap_resource`: a NeuronCore (`reference/mmap-README.md`, the driver's
+ * `NEURON_DM_BLOCK_TPB`).
+ */
+#define NEURON_DM_BLOCK_TPB 0
+
+/**
+ * `block` of `ndl_mmap_resource`: a TOP_SP block (`NEURON_DM_BLOCK_TOPSP`).
+ */
+#define NEURON_DM_BLOCK_TOPSP 1
+
+/**
+ * `block` of `ndl_mmap_resource`: an HBM channel (`NEURON_DM_BLOCK_HBM`).
+ */
+#define NEURON_DM_BLOCK_HBM 2
+
+/**
+ * `resource` of `ndl_mmap_resource`: the event and semaphore window
+ * (`NEURON_DM_RESOURCE_SEMAPHORE`).
+ */
+#define NEURON_DM_RESOURCE_SEMAPHORE 0
+
+/**
+ * `resource` of `ndl_mmap_resource`: the whole block, mapped read-only by the driver
+ * (`NEURON_DM_RESOURCE_ALL`).
+ */
+#define NEURON_DM_RESOURCE_ALL 1
+
+/**
+ * `resource` of `ndl_mmap_resource`: the state buffer (`NEURON_DM_RESOURCE_SBUF`).
+ */
+#define NEURON_DM_RESOURCE_SBUF 2
+
+/**
+ * `resource` of `ndl_mmap_resource`: a whole HBM channel (`NEURON_DM_RESOURCE_DMEM`).
+ */
+#define NEURON_DM_RESOURCE_DMEM 3
+
+/**
  * One UDMA engine (unit) of one generation: its register block (if any) and the rings
  * of its queues. Opaque; made by `al_udma_init_vN` / `al_udma_attach_vN`, freed by
  * `al_udma_destroy_vN`. The pointer value is a handle, never dereferenced by the caller.
@@ -354,7 +392,7 @@ int neuron_hal_generation_from_pci_device_id(uint16_t device_id);
  * (seed 004 §2 `al_udma_revision_get(regs_base)`; the value is returned through `rev`,
  * this project's signature). One register read.
  *
- * Returns 0, -EINVAL (NULL `regs`, `rev` or callback).
+ * Returns 0, -EINVAL (NULL or misaligned `regs` or `rev`, a NULL callback).
  *
  * # Safety
  * `regs` is NULL or readable, its callbacks callable; `rev` NULL or writable.
@@ -370,7 +408,7 @@ int al_udma_revision_get(const struct neuron_hal_regs *regs, uint32_t *rev);
  * `al_iofic_config`: writes `flags` to the group's control register (+0x28), e.g. 0x28 =
  * SET_ON_POSEDGE | MASK_MSI_X.
  *
- * Returns 0, -EINVAL (NULL `regs` or callback, `group` out of range).
+ * Returns 0, -EINVAL (NULL or misaligned `regs`, a NULL callback, `group` out of range).
  *
  * # Safety
  * `regs` NULL or readable with callable callbacks. Thread safety: any thread (the
@@ -407,7 +445,7 @@ int al_iofic_clear_cause(const struct neuron_hal_regs *regs, int group, uint32_t
 
 /**
  * `al_iofic_read_cause`: the group's latched causes (+0x00) into `*cause`.
- * Returns -EINVAL also for a NULL `cause`; otherwise as `al_iofic_config`.
+ * Returns -EINVAL also for a NULL or misaligned `cause`; otherwise as `al_iofic_config`.
  *
  * # Safety
  * As `al_iofic_config`; `cause` NULL or writable.
@@ -419,12 +457,35 @@ int al_iofic_read_cause(const struct neuron_hal_regs *regs, int group, uint32_t 
  * emulated driver) instead of `/dev`. Must come before any other `ndl_*` call of the
  * process: the NDL's state is process-wide. This project's function.
  *
- * Returns 0, -EINVAL (NULL, not UTF-8), -EBUSY (the state already uses another root).
+ * Returns 0, -EINVAL (NULL, not UTF-8), -EBUSY (the state already uses another root, or
+ * the emulated kernel).
  *
  * # Safety
  * `root` is NULL or a NUL-terminated string. Thread safety: any thread.
  */
 int ndl_set_device_root(const char *root);
+
+#if defined(NEURON_HAL_EMULATOR)
+/**
+ * Runs every `ndl_*` call of the process over an emulated driver in the process instead of
+ * a device node: `devices` devices (1..=64) of generation `generation` (2, 3 or 4), each a
+ * device model (`ndl-emu` over `neuron-emu`), answering every ioctl and mmap as the driver
+ * 2.26.5.0 does (`reference/`). Must come before any other `ndl_*` call of the process.
+ * Only in a library built with the `emulator` feature (declared when `NEURON_HAL_EMULATOR`
+ * is defined); this project's function.
+ *
+ * Over the emulated kernel a mapping's address (`ndl_mmap_mem`, `ndl_mmap_resource`) is a
+ * synthetic address in the model: never dereference it; use `ndl_mapping_read` /
+ * `ndl_mapping_write`.
+ *
+ * Returns 0, -EINVAL (a generation or count outside those ranges), -EBUSY (the NDL already
+ * chose its kernel), -ENOMEM (the model could not be built).
+ *
+ * # Safety
+ * None. Thread safety: any thread.
+ */
+int ndl_use_emulated_kernel(uint32_t generation, uint32_t devices);
+#endif
 
 /**
  * The per-device gateway (seed 000 §2 `ndl_device_ioctl(device_index, cmd, arg)`): device
@@ -457,7 +518,7 @@ int ndl_misc_ioctl(uint32_t cmd, void *arg);
  * `ndl_open_device`: the fd the handle-cached copy/memset paths and mmap use; the process
  * is attached through it). The handle is returned through `dev` (this project's signature).
  *
- * Returns 0, -EINVAL (index above 63, NULL `dev`), the open's -errno, -ENOMEM.
+ * Returns 0, -EINVAL (index above 63, NULL or misaligned `dev`), the open's -errno, -ENOMEM.
  *
  * # Safety
  * `dev` NULL or writable. Thread safety: any thread.
@@ -489,15 +550,19 @@ int ndl_handle_ioctl(struct ndl_device *dev, uint32_t cmd, void *arg);
 /**
  * Maps a whole memory chunk of the process (seed 000 §1's mmap pairing: MEM_GET_EXTENDED_INFO
  * gives the chunk's `mmap_offset` and size, then mmap(2) of exactly that on the handle's
- * fd, MAP_SHARED): `*addr` and `*size` receive the mapping, `*map` its handle. This
- * project's signature.
+ * fd, read-write, MAP_SHARED): `*addr` and `*size` receive the mapping, `*map` its handle.
+ * The driver maps the caller's own chunk writable and another process's chunk read-only
+ * (`reference/mmap-README.md`). This project's signature.
  *
- * Returns 0, -EINVAL (NULL out-pointer, a bad chunk), the ioctl's or mmap's -errno (a
- * FUSE-served node refuses shared mappings: -ENODEV).
+ * Returns 0, -EINVAL (NULL or misaligned out-pointer, a bad handle), the ioctl's -errno (a chunk the
+ * driver does not know), mmap's -errno (a FUSE-served node refuses shared mappings:
+ * -ENODEV). On failure nothing is written and `neuron_hal_last_error` names the step.
  *
  * # Safety
  * Out-pointers NULL or writable. `*addr` is valid until `ndl_munmap`; it is device-visible
- * memory the caller reads and writes at its own risk. Thread safety: any thread.
+ * memory the caller reads and writes at its own risk (writing a read-only mapping faults).
+ * Over the emulated kernel it is synthetic: use `ndl_mapping_read` / `_write`.
+ * Thread safety: any thread; one call per device handle at a time (else -EBUSY).
  */
 int ndl_mmap_mem(struct ndl_device *dev,
                  uint64_t mem_handle,
@@ -507,8 +572,12 @@ int ndl_mmap_mem(struct ndl_device *dev,
 
 /**
  * Maps a special resource (seed 000 `ndl_mmap_bar_region_`: RESOURCE_MMAP_INFO for
- * `block`/`block_id`/`resource` gives the cookie and size, then mmap(2)). Returns and
- * safety as `ndl_mmap_mem`.
+ * `block`/`block_id`/`resource` gives the cookie and the exact size, then mmap(2)): the
+ * arch's `dm_mmap_special` entries (`reference/mmap-special.tsv`: semaphores, state
+ * buffers, TOP_SP blocks, HBM windows); RESOURCE_ALL entries are mapped read-only.
+ *
+ * Returns 0, -EINVAL (NULL or misaligned out-pointer; no entry for the triple: the ioctl's -EINVAL),
+ * mmap's -errno. Otherwise as `ndl_mmap_mem`.
  *
  * # Safety
  * As `ndl_mmap_mem`.
@@ -522,13 +591,41 @@ int ndl_mmap_resource(struct ndl_device *dev,
                       uint64_t *size);
 
 /**
- * Unmaps a mapping; its address is invalid afterwards. Returns 0, -EINVAL, -EBADF,
- * munmap's -errno.
+ * Unmaps a mapping; its address and handle are invalid afterwards (this project's function:
+ * the seed's helpers keep the address). Returns 0, -EINVAL, -EBADF, munmap's -errno.
  *
  * # Safety
  * Nothing may use the mapping's memory after the call. Thread safety: any thread.
  */
 int ndl_munmap(struct ndl_mapping *map);
+
+/**
+ * Copies `len` bytes at byte `offset` of a mapping into `buf`, with volatile accesses
+ * (this project's function: the bounds-checked way to read a mapping, and the only one over
+ * the emulated kernel, whose addresses are synthetic).
+ *
+ * Returns 0, -EINVAL (NULL `buf` with `len` > 0, a range outside the mapping, a register
+ * window of the emulated kernel read other than in aligned 32-bit words), -EBADF (unmapped),
+ * -EBUSY. A range outside the mapping copies nothing.
+ *
+ * # Safety
+ * `buf` is writable for `len` bytes and is not inside the mapping. Thread safety: any
+ * thread; one call per mapping at a time (else -EBUSY).
+ */
+int ndl_mapping_read(struct ndl_mapping *map, uint64_t offset, void *buf, size_t len);
+
+/**
+ * Copies `len` bytes from `buf` to byte `offset` of a mapping, with volatile accesses. As
+ * `ndl_mapping_read`, and: -EACCES for a read-only mapping where the library knows it is one
+ * (a RESOURCE_ALL entry; over the emulated kernel also another process's chunk). A write
+ * to another process's chunk on a device node faults, as a write through the address
+ * would.
+ *
+ * # Safety
+ * `buf` is readable for `len` bytes and is not inside the mapping. Thread safety: as
+ * `ndl_mapping_read`.
+ */
+int ndl_mapping_write(struct ndl_mapping *map, uint64_t offset, const void *buf, size_t len);
 
 /**
  * Brings up one UDMA engine as the userspace HAL does (seed 004 §2 `al_udma_init`:

@@ -7,6 +7,7 @@ use iofic::{Control, Group};
 use khal::{Arch, ArchVisitor, Generation};
 use mmio::MmioExt;
 
+use crate::engine::out_ptr;
 use crate::failure::{Failure, guard, last_error};
 use crate::regs::CRegs;
 use crate::types::neuron_hal_regs;
@@ -107,7 +108,7 @@ pub extern "C" fn neuron_hal_generation_from_pci_device_id(device_id: u16) -> c_
 /// (seed 004 §2 `al_udma_revision_get(regs_base)`; the value is returned through `rev`,
 /// this project's signature). One register read.
 ///
-/// Returns 0, -EINVAL (NULL `regs`, `rev` or callback).
+/// Returns 0, -EINVAL (NULL or misaligned `regs` or `rev`, a NULL callback).
 ///
 /// # Safety
 /// `regs` is NULL or readable, its callbacks callable; `rev` NULL or writable.
@@ -120,13 +121,11 @@ pub unsafe extern "C" fn al_udma_revision_get(
     guard("al_udma_revision_get", || {
         // SAFETY: forwarded from this function's contract.
         let r = unsafe { CRegs::from_ptr(regs) }?;
-        if rev.is_null() {
-            return Err(Failure::null("rev is NULL"));
-        }
+        let rev = out_ptr(rev, "rev is NULL")?;
         let v = r
             .window(khal::regs::unit::M2S_BASE)
             .read::<khal::regs::m2s::DmaVersion>();
-        // SAFETY: checked non-NULL; writable by the caller's contract.
+        // SAFETY: checked non-NULL and aligned; writable by the caller's contract.
         unsafe { rev.write(v) };
         Ok(0)
     })
@@ -162,7 +161,7 @@ unsafe fn group(
 /// `al_iofic_config`: writes `flags` to the group's control register (+0x28), e.g. 0x28 =
 /// SET_ON_POSEDGE | MASK_MSI_X.
 ///
-/// Returns 0, -EINVAL (NULL `regs` or callback, `group` out of range).
+/// Returns 0, -EINVAL (NULL or misaligned `regs`, a NULL callback, `group` out of range).
 ///
 /// # Safety
 /// `regs` NULL or readable with callable callbacks. Thread safety: any thread (the
@@ -235,7 +234,7 @@ pub unsafe extern "C" fn al_iofic_clear_cause(
 }
 
 /// `al_iofic_read_cause`: the group's latched causes (+0x00) into `*cause`.
-/// Returns -EINVAL also for a NULL `cause`; otherwise as `al_iofic_config`.
+/// Returns -EINVAL also for a NULL or misaligned `cause`; otherwise as `al_iofic_config`.
 ///
 /// # Safety
 /// As `al_iofic_config`; `cause` NULL or writable.
@@ -246,12 +245,10 @@ pub unsafe extern "C" fn al_iofic_read_cause(
     cause: *mut u32,
 ) -> c_int {
     guard("al_iofic_read_cause", || {
-        if cause.is_null() {
-            return Err(Failure::null("cause is NULL"));
-        }
+        let cause = out_ptr(cause, "cause is NULL")?;
         // SAFETY: forwarded from this function's contract.
         let v = unsafe { self::group(regs, group) }?.cause();
-        // SAFETY: checked non-NULL; writable by the caller's contract.
+        // SAFETY: checked non-NULL and aligned; writable by the caller's contract.
         unsafe { cause.write(v) };
         Ok(0)
     })

@@ -65,7 +65,7 @@ pub(crate) struct Engine<A: Arch> {
 
 /// The slot kind of an engine of arch `A`.
 const fn kind<A: Arch>() -> Kind {
-    Kind::engine(A::GENERATION.number())
+    Kind::engine(A::GENERATION)
 }
 
 /// Acquires the engine behind `udma` (an engine handle of arch `A`).
@@ -135,8 +135,9 @@ fn put<T>(out: *mut T, v: T) {
     unsafe { out.write(v) }
 }
 
-/// Checks an out-pointer.
-fn out_ptr<T>(out: *mut T, what: &'static str) -> Result<*mut T, Failure> {
+/// Checks an out-pointer: NULL and misalignment are refused (a Rust write through either
+/// would be undefined behaviour).
+pub(crate) fn out_ptr<T>(out: *mut T, what: &'static str) -> Result<*mut T, Failure> {
     if out.is_null() {
         Err(Failure::null(what))
     } else if out.align_offset(align_of::<T>()) != 0 {

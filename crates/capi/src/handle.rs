@@ -56,15 +56,23 @@ pub(crate) enum Kind {
     Device = 8,
     /// A mapping.
     Mapping = 9,
+    /// An open device of the emulated kernel.
+    #[cfg(feature = "emulator")]
+    EmulatedDevice = 10,
+    /// A mapping of the emulated kernel.
+    #[cfg(feature = "emulator")]
+    EmulatedMapping = 11,
 }
 
 impl Kind {
-    /// The engine kind of generation number `g`.
-    pub(crate) const fn engine(g: u8) -> Kind {
+    /// The engine kind of generation `g`. The match names every generation and has no
+    /// catch-all: a generation added to `khal::Generation` fails to compile here until it
+    /// gets its own kind, instead of sharing another generation's slots.
+    pub(crate) const fn engine(g: khal::Generation) -> Kind {
         match g {
-            2 => Kind::EngineV2,
-            3 => Kind::EngineV3,
-            _ => Kind::EngineV4,
+            khal::Generation::V2 => Kind::EngineV2,
+            khal::Generation::V3 => Kind::EngineV3,
+            khal::Generation::V4 => Kind::EngineV4,
         }
     }
 
@@ -75,6 +83,8 @@ impl Kind {
             4 => "a V4 engine",
             8 => "a device",
             9 => "a mapping",
+            10 => "a device of the emulated kernel",
+            11 => "a mapping of the emulated kernel",
             _ => "nothing",
         }
     }
@@ -308,4 +318,51 @@ pub(crate) fn remove<T>(raw: usize, what: &'static str, kind: Kind) -> Result<Bo
     // SAFETY: `object` came from `Box::into_raw` of a `Box<T>` (the kind ties the type) in
     // `insert`, and the slot no longer points to it, so this is the only owner.
     Ok(unsafe { Box::from_raw(object.cast::<T>()) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use khal::Generation;
+
+    /// Each generation has its own engine kind, whose value is the generation's number (the
+    /// driver's arch enum, `khal::Generation`), so a handle of one generation is refused by
+    /// another generation's functions.
+    #[test]
+    fn every_generation_has_its_own_engine_kind() {
+        let kinds = Generation::ALL.map(Kind::engine);
+        assert_eq!(kinds, [Kind::EngineV2, Kind::EngineV3, Kind::EngineV4]);
+        for (g, k) in Generation::ALL.into_iter().zip(kinds) {
+            assert_eq!(k as u8, g.number(), "{g:?}");
+            assert_eq!(
+                Kind::name(k as u64),
+                ["a V2 engine", "a V3 engine", "a V4 engine"][usize::from(g.number() - 2)]
+            );
+        }
+    }
+
+    /// A V2 engine handle given where a V4 one is expected is refused as the wrong kind (no
+    /// generation falls back to another's slots).
+    #[test]
+    fn an_engine_of_one_generation_is_refused_as_another() {
+        let raw = insert(Box::new(7u32), Kind::engine(Generation::V2)).unwrap();
+        for other in [Generation::V3, Generation::V4] {
+            let e = acquire::<u32>(raw, "udma", Kind::engine(other), false)
+                .err()
+                .unwrap();
+            assert_eq!(
+                e,
+                HandleError::WrongKind {
+                    handle: raw,
+                    found: "a V2 engine",
+                    expected: Kind::name(Kind::engine(other) as u64),
+                }
+            );
+            assert_eq!(e.errno(), -libc::EINVAL);
+        }
+        assert_eq!(
+            *remove::<u32>(raw, "udma", Kind::engine(Generation::V2)).unwrap(),
+            7
+        );
+    }
 }

@@ -28,6 +28,8 @@ mod engine;
 mod failure;
 mod handle;
 mod ndl;
+mod ndl_backend;
+mod ndl_map;
 mod regs;
 mod ring_mem;
 mod types;
@@ -36,6 +38,7 @@ use core::ffi::c_int;
 
 pub use common::*;
 pub use ndl::*;
+pub use ndl_map::*;
 pub use types::*;
 
 use failure::guard;

@@ -15,14 +15,15 @@ pub(crate) struct CRegs {
 }
 
 impl CRegs {
-    /// Copies `*regs`, refusing NULL and a block without both callbacks.
+    /// Copies `*regs`, refusing NULL, a misaligned pointer and a block without both
+    /// callbacks.
     ///
     /// # Safety
     /// `regs` is NULL or points to a readable `neuron_hal_regs`.
     pub(crate) unsafe fn from_ptr(regs: *const neuron_hal_regs) -> Result<Self, Failure> {
-        // SAFETY: the caller vouches that a non-NULL `regs` is readable.
-        let r = unsafe { regs.as_ref() }.ok_or(Failure::null("regs is NULL"))?;
-        Self::new(r)
+        // SAFETY: forwarded: a non-NULL `regs` is readable (`read_in` checks the rest).
+        let r = unsafe { crate::engine::read_in(regs, "regs is NULL") }?;
+        Self::new(&r)
     }
 
     /// Checks a block given by value.

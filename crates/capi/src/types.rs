@@ -226,3 +226,21 @@ const _: () = {
 /// `num_of_queues` meaning all 16 queues (seed 004 §2).
 pub const AL_UDMA_NUM_QUEUES_ALL: u8 = 0xFF;
 const _: () = assert!(AL_UDMA_NUM_QUEUES_ALL == khal::udma::QUEUE_COUNT_ALL);
+
+/// `block` of `ndl_mmap_resource`: a NeuronCore (`reference/mmap-README.md`, the driver's
+/// `NEURON_DM_BLOCK_TPB`).
+pub const NEURON_DM_BLOCK_TPB: u32 = 0;
+/// `block` of `ndl_mmap_resource`: a TOP_SP block (`NEURON_DM_BLOCK_TOPSP`).
+pub const NEURON_DM_BLOCK_TOPSP: u32 = 1;
+/// `block` of `ndl_mmap_resource`: an HBM channel (`NEURON_DM_BLOCK_HBM`).
+pub const NEURON_DM_BLOCK_HBM: u32 = 2;
+/// `resource` of `ndl_mmap_resource`: the event and semaphore window
+/// (`NEURON_DM_RESOURCE_SEMAPHORE`).
+pub const NEURON_DM_RESOURCE_SEMAPHORE: u32 = 0;
+/// `resource` of `ndl_mmap_resource`: the whole block, mapped read-only by the driver
+/// (`NEURON_DM_RESOURCE_ALL`).
+pub const NEURON_DM_RESOURCE_ALL: u32 = 1;
+/// `resource` of `ndl_mmap_resource`: the state buffer (`NEURON_DM_RESOURCE_SBUF`).
+pub const NEURON_DM_RESOURCE_SBUF: u32 = 2;
+/// `resource` of `ndl_mmap_resource`: a whole HBM channel (`NEURON_DM_RESOURCE_DMEM`).
+pub const NEURON_DM_RESOURCE_DMEM: u32 = 3;

@@ -90,7 +90,8 @@ fn check<A: Arch>(cc: &Cc) {
     // ... "[m2s+pkt]=0xF4240 (1e6 clk)" at "pkt/clk = +0x3a300".
     assert!(lines.contains(&"W 3a300 f4240"));
     // The doorbells of copy_start: RX then TX, one descriptor each, at each ring's
-    // tail-pointer increment of queue 3 (A::UDMA's offsets, then the standalone RX one).
+    // tail-pointer increment of queue 3 (`A::queue_reg_offset(.., QueueReg::DrtpInc)`, the
+    // arch's queue register map); the trace ends with al_udma_desc_action_add's RX doorbell.
     let tail = |dir| {
         A::queue_reg_offset(dir, QueueId::new(3).unwrap(), khal::regs::QueueReg::DrtpInc).unwrap()
     };

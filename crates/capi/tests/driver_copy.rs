@@ -1,7 +1,8 @@
 //! The driver-style DMA copy from C through the `ndl_*` ABI against the FUSE-served
 //! emulated driver (real open/ioctl/close syscalls), for every generation, every byte
-//! verified by the C program. Needs root and /dev/fuse (CI has both); elsewhere it prints
-//! why it skipped.
+//! verified by the C program, and the mmap pairing refused at mmap(2) with -ENODEV (a served
+//! node cannot be mapped shared; `mmap.rs` maps over the emulated kernel instead). Needs root
+//! and /dev/fuse (CI has both); elsewhere it prints why it skipped.
 
 mod common;
 

@@ -318,8 +318,25 @@ fn the_shared_library_exports_exactly_the_header_functions() {
     exported.sort();
     let declared = header_functions();
     assert_eq!(exported, declared);
-    // 19 per generation, 19 common.
-    assert_eq!(declared.len(), 3 * 19 + 19);
+    // 19 per generation, 22 common (ndl_use_emulated_kernel included: the tests' libraries
+    // are built with the `emulator` feature).
+    assert_eq!(declared.len(), 3 * 19 + 22);
+}
+
+/// `ndl_use_emulated_kernel` exists only in a library built with the `emulator` feature, so
+/// the header declares it only under `NEURON_HAL_EMULATOR`.
+#[test]
+fn the_emulator_entry_is_declared_only_under_its_macro() {
+    let h = std::fs::read_to_string(crate_dir().join("include/neuron_hal.h")).unwrap();
+    let decl = h.find("int ndl_use_emulated_kernel(").unwrap();
+    let open = h[..decl].rfind("#if defined(NEURON_HAL_EMULATOR)").unwrap();
+    let close = decl + h[decl..].find("#endif").unwrap();
+    assert!(
+        !h[open..decl].contains("#endif"),
+        "opened and closed before"
+    );
+    assert!(!h[decl..close].contains("#if"), "closed by its own #endif");
+    assert_eq!(h.matches("#if defined(NEURON_HAL_EMULATOR)").count(), 1);
 }
 
 #[test]

@@ -138,6 +138,20 @@ int main(int argc, char **argv) {
     }
     CHECK(wrapped);
 
+    /* A served node cannot be mapped shared (ndl-fuse opens it FOPEN_DIRECT_IO): the mmap
+     * pairing of a live chunk of ours, and of a special resource, gets through the info
+     * ioctl and fails at mmap(2) with -ENODEV, named in the sentence; nothing is written. */
+    struct ndl_mapping *map = NULL;
+    void *addr = NULL;
+    uint64_t size = 0;
+    CHECK_RC(ndl_mmap_mem(dev, comp_h, &map, &addr, &size), -ENODEV);
+    CHECK(strstr(neuron_hal_last_error(), "ndl_mmap_mem: mmap of ") &&
+          strstr(neuron_hal_last_error(), "No such device"));
+    CHECK_RC(ndl_mmap_resource(dev, NEURON_DM_BLOCK_TPB, 0, NEURON_DM_RESOURCE_SEMAPHORE, &map, &addr, &size),
+             -ENODEV);
+    CHECK(strstr(neuron_hal_last_error(), "ndl_mmap_resource: mmap of "));
+    CHECK(map == NULL && addr == NULL && size == 0);
+
     struct neuron_ioctl_dma_queue_release rel = {H2T_ENGINE, qid};
     CHECK_RC(dev_ioctl(NEURON_IOCTL_DMA_QUEUE_RELEASE, &rel), 0);
     struct neuron_ioctl_h2t_dma_free_queues fq = {sizeof fq, 0, 0, q.service_queue_bmap};
@@ -148,11 +162,9 @@ int main(int argc, char **argv) {
         CHECK_RC(dev_ioctl(NEURON_IOCTL_MEM_FREE, &f), 0);
     }
     CHECK_RC(al_udma_destroy(udma), 0);
-    /* A served node cannot be mapped shared (ndl-fuse): the mmap pairing fails cleanly. */
-    struct ndl_mapping *map;
-    void *addr;
-    uint64_t size;
-    CHECK(ndl_mmap_mem(dev, comp_h, &map, &addr, &size) < 0); /* freed chunk */
+    /* A freed chunk: the driver no longer knows it (MEM_GET_EXTENDED_INFO -EINVAL). */
+    CHECK_RC(ndl_mmap_mem(dev, comp_h, &map, &addr, &size), -EINVAL);
+    CHECK(strstr(neuron_hal_last_error(), "MEM_GET_EXTENDED_INFO"));
     CHECK_RC(ndl_close_device(dev), 0);
     CHECK_RC(ndl_handle_ioctl(dev, NEURON_IOCTL_DEVICE_INFO, &info), -EBADF);
     if (!check_failures)

@@ -34,7 +34,27 @@ pub fn lib_dir() -> PathBuf {
         "no libneuron_hal.{{a,so}} beside the test binary in {}",
         deps.display()
     );
+    assert_test_build(&deps);
     deps
+}
+
+/// The libraries in `deps/` have no hash in their names, so a plain `cargo build` of the
+/// crate (without the `emulator` feature the tests turn on) overwrites the ones the tests
+/// built, and cargo, whose own record of the test build is still fresh, does not write
+/// them again. Says so instead of letting a C test fail on a missing symbol.
+fn assert_test_build(deps: &std::path::Path) {
+    let out = Command::new("nm")
+        .args(["-D", "--defined-only"])
+        .arg(deps.join("libneuron_hal.so"))
+        .output()
+        .expect("run nm");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains(" ndl_use_emulated_kernel\n"),
+        "{}/libneuron_hal.so was last written by a build without the tests' `emulator` \
+         feature (e.g. `cargo build`); rebuild it for the tests: touch crates/capi/src/lib.rs \
+         and run the tests again",
+        deps.display()
+    );
 }
 
 /// The system C and C++ compilers ($CC / $CXX, else gcc / g++).
@@ -93,11 +113,16 @@ pub fn c_source(name: &str) -> PathBuf {
     crate_dir().join("tests/c").join(name)
 }
 
-/// Links against `libneuron_hal.so` of this build (found at run time through rpath).
+/// Links against `libneuron_hal.so` of this build, found at run time through DT_RPATH.
+///
+/// Not DT_RUNPATH (the linker's default): the loader searches LD_LIBRARY_PATH before
+/// RUNPATH, and cargo runs tests with LD_LIBRARY_PATH naming `target/<profile>/` too, whose
+/// uplifted copy of the library may be another build's (a plain `cargo build`), so the
+/// program would run code other than the one this test built. RPATH comes first.
 pub fn link_shared(c: &mut Command) {
     let dir = lib_dir();
     c.arg("-L").arg(&dir).arg("-lneuron_hal");
-    c.arg(format!("-Wl,-rpath,{}", dir.display()));
+    c.arg(format!("-Wl,--disable-new-dtags,-rpath,{}", dir.display()));
 }
 
 /// Links against `libneuron_hal.a` of this build.
