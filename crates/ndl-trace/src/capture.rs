@@ -12,7 +12,7 @@ use ndl_abi::{Abi, Dir, Form, StructLayout, size_of_code};
 
 use crate::event::{Buffer, Call, Common, Event, Ioctl};
 use crate::format::{MAX_ARG, MAX_BUFFERS, MAX_CAP, MAX_LABEL};
-use crate::rules::{self, Access, At, CountBase, FieldRef};
+use crate::rules::{self, Access, At, CountBase, FieldRef, Rule};
 
 /// Memory of the traced process, as a recorder reads it.
 pub trait Memory {
@@ -100,6 +100,69 @@ fn resolve(r: FieldRef, own: Frame<'_>, parent: Option<Frame<'_>>, root: Frame<'
     field_value(frame.layout, frame.bytes?, name)
 }
 
+/// The frames a rule's fields are read from: the struct it belongs to, the struct (element)
+/// whose pointer led there, and the argument.
+#[derive(Clone, Copy)]
+struct Frames<'b> {
+    own: Frame<'b>,
+    parent: Option<Frame<'b>>,
+    root: Frame<'b>,
+}
+
+impl Frames<'_> {
+    fn resolve(&self, r: FieldRef) -> Option<u64> {
+        resolve(r, self.own, self.parent, self.root)
+    }
+
+    /// Where the buffer of `rule` starts and how long it is (count times element size), or
+    /// `None` when it names nothing: an unknown way, an unreadable field, a NULL pointer, an
+    /// empty count.
+    fn extent(&self, abi: &'static Abi, rule: &Rule) -> Option<(u64, u64)> {
+        let (count, element) = (rule.count?, rule.element?);
+        let own = self.own;
+        let field = own.layout.field(rule.field)?;
+        let addr = match rule.at {
+            At::Pointer => field_value(own.layout, own.bytes?, rule.field)?,
+            At::Trailing => own.addr.checked_add(field.offset as u64)?,
+            At::Opaque => return None,
+        };
+        let n = match count.base {
+            CountBase::Const(n) => n,
+            CountBase::Field(r) => self.resolve(r)?,
+        };
+        let len = n
+            .saturating_mul(count.times)
+            .saturating_mul(element.size(abi)?);
+        (addr != 0 && len != 0).then_some((addr, len))
+    }
+
+    /// Whether the driver may read the buffer before the call and write it during it. An
+    /// `InIf` whose field is unreadable keeps both sides.
+    fn directions(&self, access: Access) -> (bool, bool) {
+        match access {
+            Access::In => (true, false),
+            Access::Out => (false, true),
+            Access::InOut => (true, true),
+            Access::InIf(r) => {
+                let v = self.resolve(r);
+                (v.is_none_or(|v| v != 0), v.is_none_or(|v| v == 0))
+            }
+        }
+    }
+}
+
+/// The label of field `field` under the label of its struct (`batches_ptr[1].ops_ptr`), or
+/// `None` when it is longer than the format allows.
+fn child_label(label: &str, field: &str) -> Option<String> {
+    let mut name = String::with_capacity(label.len() + field.len() + 1);
+    if !label.is_empty() {
+        name.push_str(label);
+        name.push('.');
+    }
+    name.push_str(field);
+    (name.len() <= MAX_LABEL).then_some(name)
+}
+
 impl Planner<'_> {
     fn struct_fields(
         &mut self,
@@ -112,76 +175,22 @@ impl Planner<'_> {
         if depth >= MAX_DEPTH {
             return;
         }
+        let frames = Frames { own, parent, root };
         for rule in rules::of(own.layout.c_name) {
             if self.buffers.len() >= MAX_BUFFERS {
                 return;
             }
-            let (Some(count), Some(element), Some(access)) =
-                (rule.count, rule.element, rule.access)
-            else {
+            let (Some(element), Some(access)) = (rule.element, rule.access) else {
                 continue;
             };
-            let Some(field) = own.layout.field(rule.field) else {
+            let Some((addr, len)) = frames.extent(self.abi, rule) else {
                 continue;
             };
-            let addr = match rule.at {
-                At::Pointer => own
-                    .bytes
-                    .and_then(|b| field_value(own.layout, b, rule.field)),
-                At::Trailing => own.addr.checked_add(field.offset as u64),
-                At::Opaque => None,
-            };
-            let n = match count.base {
-                CountBase::Const(n) => Some(n),
-                CountBase::Field(r) => resolve(r, own, parent, root),
-            };
-            let (Some(addr), Some(n), Some(size)) = (addr, n, element.size(self.abi)) else {
+            let Some(name) = child_label(label, rule.field) else {
                 continue;
             };
-            let len = n.saturating_mul(count.times).saturating_mul(size);
-            if addr == 0 || len == 0 {
-                continue;
-            }
-            let reads = match access {
-                Access::In | Access::InOut => true,
-                Access::Out => false,
-                // Unknown way (the field is unreadable): keep both sides.
-                Access::InIf(r) => resolve(r, own, parent, root).is_none_or(|v| v != 0),
-            };
-            let writes = match access {
-                Access::In => false,
-                Access::Out | Access::InOut => true,
-                Access::InIf(r) => resolve(r, own, parent, root).is_none_or(|v| v == 0),
-            };
-            let mut name = String::with_capacity(label.len() + rule.field.len() + 1);
-            if !label.is_empty() {
-                name.push_str(label);
-                name.push('.');
-            }
-            name.push_str(rule.field);
-            if name.len() > MAX_LABEL {
-                continue;
-            }
-            let keep = usize::try_from(len).unwrap_or(usize::MAX).min(self.cap);
-            let mut c = Captured {
-                label: name,
-                addr,
-                len,
-                keep,
-                read_after: writes,
-                before: None,
-                after: None,
-                fault_before: false,
-                fault_after: false,
-            };
-            if reads {
-                let mut b = vec![0u8; keep];
-                if self.mem.read(addr, &mut b) {
-                    c.before = Some(b);
-                } else {
-                    c.fault_before = true;
-                }
-            }
+            let (reads, writes) = frames.directions(access);
+            let c = self.read_before(name, addr, len, reads, writes);
             let nested = element
                 .layout(self.abi)
                 .filter(|l| rules::of(l.c_name).next().is_some());
@@ -191,6 +200,39 @@ impl Planner<'_> {
                 self.elements(index, inner, own, root, depth);
             }
         }
+    }
+
+    /// A buffer of `len` bytes at `addr`, its kept bytes read now when the driver `reads` it
+    /// (and marked to be read again after the call when it `writes` it).
+    fn read_before(
+        &self,
+        label: String,
+        addr: u64,
+        len: u64,
+        reads: bool,
+        writes: bool,
+    ) -> Captured {
+        let keep = usize::try_from(len).unwrap_or(usize::MAX).min(self.cap);
+        let mut c = Captured {
+            label,
+            addr,
+            len,
+            keep,
+            read_after: writes,
+            before: None,
+            after: None,
+            fault_before: false,
+            fault_after: false,
+        };
+        if reads {
+            let mut b = vec![0u8; keep];
+            if self.mem.read(addr, &mut b) {
+                c.before = Some(b);
+            } else {
+                c.fault_before = true;
+            }
+        }
+        c
     }
 
     /// Plans the rules of each whole element kept of buffer `index` (an array of `inner`).

@@ -161,7 +161,7 @@ pub enum Call<'a> {
     Open {
         /// The path as the caller passed it (the server: the node it serves).
         path: &'a [u8],
-        /// The mode argument (meaningful with O_CREAT only).
+        /// The mode argument when the flags create a file (O_CREAT, O_TMPFILE), else 0.
         mode: u32,
     },
     /// close(2) of a traced descriptor (the server: FLUSH, one per close of the open).

@@ -96,6 +96,20 @@ pub fn device_index(name: &[u8]) -> Option<u32> {
     std::str::from_utf8(digits).ok()?.parse().ok()
 }
 
+/// The mode an open(2) event records: the caller's `mode` when `flags` ask to create a file
+/// (`O_CREAT`, or `O_TMPFILE`), else 0. open(2): "if neither O_CREAT nor O_TMPFILE is
+/// specified, then mode is ignored" — a caller then passes no mode at all, and what the
+/// variadic argument reads is whatever its register held.
+pub fn open_mode(flags: u32, mode: u32) -> u32 {
+    let creat = u32::from_ne_bytes(libc::O_CREAT.to_ne_bytes());
+    let tmpfile = u32::from_ne_bytes(libc::O_TMPFILE.to_ne_bytes());
+    if flags & creat != 0 || flags & tmpfile == tmpfile {
+        mode
+    } else {
+        0
+    }
+}
+
 /// What an open(2) path says about the node it opens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PathMatch {
@@ -532,7 +546,10 @@ impl Tracer {
             .unwrap_or_default();
         sink.write(&Event {
             common,
-            call: Call::Open { path, mode },
+            call: Call::Open {
+                path,
+                mode: open_mode(flags, mode),
+            },
         });
     }
 
@@ -683,6 +700,16 @@ mod tests {
             PathMatch::Device(3)
         );
         assert_eq!(device_index(b"neuron4294967296"), None);
+    }
+
+    #[test]
+    fn mode_only_with_a_file_to_create() {
+        let (rdwr, creat) = (libc::O_RDWR as u32, libc::O_CREAT as u32);
+        assert_eq!(open_mode(rdwr, 0o644), 0);
+        assert_eq!(open_mode(rdwr | creat, 0o644), 0o644);
+        assert_eq!(open_mode(rdwr | libc::O_TMPFILE as u32, 0o600), 0o600);
+        // O_DIRECTORY shares O_TMPFILE's bits but creates nothing.
+        assert_eq!(open_mode(libc::O_DIRECTORY as u32, 0o600), 0);
     }
 
     #[test]

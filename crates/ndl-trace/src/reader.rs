@@ -332,9 +332,43 @@ fn parse_header(buf: &[u8]) -> Result<Header, TraceError> {
     })
 }
 
+fn short() -> String {
+    "the record ends inside its fields".to_string()
+}
+
+/// A record body: the common fields, then the kind's, and nothing after them.
 fn parse_body(body: &[u8], cap: u32) -> Result<Event<'_>, String> {
-    let short = || "the record ends inside its fields".to_string();
     let mut c = Cursor::new(body);
+    let (kind, flags, common) = parse_common(&mut c)?;
+    if kind != kind::IOCTL && flags != 0 {
+        return Err(format!("flags {flags:#x} on an event of kind {kind}"));
+    }
+    let call = match kind {
+        kind::OPEN => parse_open(&mut c)?,
+        kind::CLOSE => Call::Close,
+        kind::IOCTL => Call::Ioctl(parse_ioctl(&mut c, flags, cap)?),
+        kind::MMAP => parse_mmap(&mut c).ok_or_else(short)?,
+        kind::MUNMAP => parse_munmap(&mut c).ok_or_else(short)?,
+        kind::END => {
+            let mut f = Cursor::new(c.take(END_FIXED).ok_or_else(short)?);
+            Call::End {
+                events: f.u64().ok_or_else(short)?,
+            }
+        }
+        other => return Err(format!("unknown event kind {other}")),
+    };
+    if c.rest() != 0 {
+        return Err(format!(
+            "{} bytes follow the {} event's fields",
+            c.rest(),
+            call.name()
+        ));
+    }
+    Ok(Event { common, call })
+}
+
+/// The 56 bytes every body starts with: kind, flags and the [`Common`] fields.
+fn parse_common(c: &mut Cursor<'_>) -> Result<(u8, u8, Common), String> {
     let kind = c.u8().ok_or_else(short)?;
     let flags = c.u8().ok_or_else(short)?;
     let reserved = c.u16().ok_or_else(short)?;
@@ -364,59 +398,40 @@ fn parse_body(body: &[u8], cap: u32) -> Result<Event<'_>, String> {
         ret,
         errno,
     };
-    if kind != kind::IOCTL && flags != 0 {
-        return Err(format!("flags {flags:#x} on an event of kind {kind}"));
+    Ok((kind, flags, common))
+}
+
+fn parse_open<'a>(c: &mut Cursor<'a>) -> Result<Call<'a>, String> {
+    let mut f = Cursor::new(c.take(OPEN_FIXED).ok_or_else(short)?);
+    let mode = f.u32().ok_or_else(short)?;
+    let len = usize::from(f.u16().ok_or_else(short)?);
+    if f.u16() != Some(0) {
+        return Err("reserved bytes of the open event are not zero".into());
     }
-    let call = match kind {
-        kind::OPEN => {
-            let fixed = c.take(OPEN_FIXED).ok_or_else(short)?;
-            let mut f = Cursor::new(fixed);
-            let mode = f.u32().ok_or_else(short)?;
-            let len = usize::from(f.u16().ok_or_else(short)?);
-            if f.u16() != Some(0) {
-                return Err("reserved bytes of the open event are not zero".into());
-            }
-            if len > MAX_PATH {
-                return Err(format!("open path of {len} bytes is above {MAX_PATH}"));
-            }
-            let path = c.take(len).ok_or_else(short)?;
-            Call::Open { path, mode }
-        }
-        kind::CLOSE => Call::Close,
-        kind::IOCTL => Call::Ioctl(parse_ioctl(&mut c, flags, cap)?),
-        kind::MMAP => {
-            let mut f = Cursor::new(c.take(MMAP_FIXED).ok_or_else(short)?);
-            Call::Mmap {
-                addr: f.u64().ok_or_else(short)?,
-                len: f.u64().ok_or_else(short)?,
-                prot: f.u32().ok_or_else(short)?,
-                flags: f.u32().ok_or_else(short)?,
-                offset: f.u64().ok_or_else(short)?,
-            }
-        }
-        kind::MUNMAP => {
-            let mut f = Cursor::new(c.take(MUNMAP_FIXED).ok_or_else(short)?);
-            Call::Munmap {
-                addr: f.u64().ok_or_else(short)?,
-                len: f.u64().ok_or_else(short)?,
-            }
-        }
-        kind::END => {
-            let mut f = Cursor::new(c.take(END_FIXED).ok_or_else(short)?);
-            Call::End {
-                events: f.u64().ok_or_else(short)?,
-            }
-        }
-        other => return Err(format!("unknown event kind {other}")),
-    };
-    if c.rest() != 0 {
-        return Err(format!(
-            "{} bytes follow the {} event's fields",
-            c.rest(),
-            call.name()
-        ));
+    if len > MAX_PATH {
+        return Err(format!("open path of {len} bytes is above {MAX_PATH}"));
     }
-    Ok(Event { common, call })
+    let path = c.take(len).ok_or_else(short)?;
+    Ok(Call::Open { path, mode })
+}
+
+fn parse_mmap<'a>(c: &mut Cursor<'a>) -> Option<Call<'a>> {
+    let mut f = Cursor::new(c.take(MMAP_FIXED)?);
+    Some(Call::Mmap {
+        addr: f.u64()?,
+        len: f.u64()?,
+        prot: f.u32()?,
+        flags: f.u32()?,
+        offset: f.u64()?,
+    })
+}
+
+fn parse_munmap<'a>(c: &mut Cursor<'a>) -> Option<Call<'a>> {
+    let mut f = Cursor::new(c.take(MUNMAP_FIXED)?);
+    Some(Call::Munmap {
+        addr: f.u64()?,
+        len: f.u64()?,
+    })
 }
 
 fn parse_ioctl<'a>(c: &mut Cursor<'a>, flags: u8, cap: u32) -> Result<Ioctl<'a>, String> {

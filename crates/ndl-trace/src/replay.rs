@@ -36,7 +36,7 @@ use crate::capture::argument;
 use crate::ctype::{self, CType};
 use crate::decode::command_name;
 use crate::errno;
-use crate::event::{Buffer, Call, Event, Ioctl};
+use crate::event::{Buffer, Call, Common, Event, Ioctl};
 use crate::ids::{self, Kind, Loc};
 
 /// Largest buffer replay lays out (a recorded length above it is served only up to it).
@@ -197,6 +197,19 @@ fn errno_of(e: Errno) -> i32 {
     e.raw_os_error()
 }
 
+/// A call recorded and replayed as failing: a divergence when the errnos differ.
+fn errno_differs(ret: i64, recorded: i32, replayed: Errno) -> Vec<String> {
+    let replayed = errno_of(replayed);
+    if replayed == recorded {
+        return Vec::new();
+    }
+    vec![format!(
+        "recorded {}, replayed {}",
+        result_text(ret, recorded),
+        result_text(-1, replayed)
+    )]
+}
+
 fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
@@ -281,149 +294,137 @@ impl Replayer {
 
     /// Replays event `n`; returns how it diverged (empty: it did not).
     pub fn event(&mut self, n: u64, e: &Event<'_>) -> Vec<Divergence> {
-        let mut out = Vec::new();
-        let mut diverge = |command: &str, what: String| {
-            out.push(Divergence {
-                event: n,
-                command: command.to_owned(),
-                what,
-            });
-        };
         let c = &e.common;
-        let recorded = (c.ret, c.errno);
-        match &e.call {
-            Call::End { .. } => {}
-            Call::Open { path, .. } => {
-                let device = c.device.or_else(|| {
-                    let name = path.rsplit(|&b| b == b'/').next().unwrap_or_default();
-                    crate::interpose::device_index(name)
-                });
-                let Some(device) = device else {
-                    diverge("open", "names no neuronN node".into());
-                    return out;
-                };
-                self.replayed += 1;
-                let node = PathBuf::from(format!("{}/neuron{device}", ndl_std::DEFAULT_ROOT));
-                let r = self.kernel.open_as(&node, access_mode(c.open_flags), c.pid);
-                match (r, c.errno) {
-                    (Ok(fd), 0) => {
-                        self.fds.insert((c.pid, c.fd), fd);
-                    }
-                    (Ok(fd), _) => {
-                        self.kernel.release(fd);
-                        diverge(
-                            "open",
-                            format!(
-                                "recorded {}, replayed a new fd",
-                                result_text(c.ret, c.errno)
-                            ),
-                        );
-                    }
-                    (Err(err), 0) => diverge(
-                        "open",
-                        format!(
-                            "recorded fd {}, replayed {}",
-                            c.fd,
-                            result_text(-1, errno_of(err))
-                        ),
-                    ),
-                    (Err(err), recorded_errno) if errno_of(err) != recorded_errno => diverge(
-                        "open",
-                        format!(
-                            "recorded {}, replayed {}",
-                            result_text(c.ret, recorded_errno),
-                            result_text(-1, errno_of(err))
-                        ),
-                    ),
-                    (Err(_), _) => {}
-                }
-            }
+        let (command, found) = match &e.call {
+            Call::End { .. } => return Vec::new(),
+            Call::Open { path, .. } => ("open".to_owned(), self.open(c, path)),
             Call::Close => {
-                // A second FLUSH of a shared open (a dup'ed fd) finds nothing: the first
-                // closed the file.
-                if let Some(fd) = self.fds.remove(&(c.pid, c.fd)) {
-                    self.replayed += 1;
-                    self.kernel.release(fd);
-                }
+                self.close(c);
+                return Vec::new();
             }
-            Call::Ioctl(io) => {
-                let name = command_name(self.abi, io.request);
-                let Some(&fd) = self.fds.get(&(c.pid, c.fd)) else {
-                    diverge(
-                        &name,
-                        format!("fd {} was not opened in the trace: not replayed", c.fd),
-                    );
-                    return out;
-                };
-                self.replayed += 1;
-                for what in self.ioctl(fd, c.pid, io, recorded) {
-                    diverge(&name, what);
-                }
+            Call::Ioctl(io) => (command_name(self.abi, io.request), self.ioctl_call(c, io)),
+            Call::Mmap { len, offset, .. } => ("mmap".to_owned(), self.mmap(c, *len, *offset)),
+            Call::Munmap { addr, .. } => ("munmap".to_owned(), self.munmap(c, *addr)),
+        };
+        found
+            .into_iter()
+            .map(|what| Divergence {
+                event: n,
+                command: command.clone(),
+                what,
+            })
+            .collect()
+    }
+
+    /// An open(2) of the node the event names, as the recorded process, with its flags.
+    fn open(&mut self, c: &Common, path: &[u8]) -> Vec<String> {
+        let device = c.device.or_else(|| {
+            let name = path.rsplit(|&b| b == b'/').next().unwrap_or_default();
+            crate::interpose::device_index(name)
+        });
+        let Some(device) = device else {
+            return vec!["names no neuronN node".into()];
+        };
+        self.replayed += 1;
+        let node = PathBuf::from(format!("{}/neuron{device}", ndl_std::DEFAULT_ROOT));
+        let r = self.kernel.open_as(&node, access_mode(c.open_flags), c.pid);
+        let what = match (r, c.errno) {
+            (Ok(fd), 0) => {
+                self.fds.insert((c.pid, c.fd), fd);
+                return Vec::new();
             }
-            Call::Mmap { len, offset, .. } => {
-                let Some(&fd) = self.fds.get(&(c.pid, c.fd)) else {
-                    diverge(
-                        "mmap",
-                        format!("fd {} was not opened in the trace: not replayed", c.fd),
-                    );
-                    return out;
-                };
-                self.replayed += 1;
-                let offset = self
-                    .ids
-                    .get(&(Kind::Cookie, *offset))
-                    .copied()
-                    .unwrap_or(*offset);
-                let r = usize::try_from(*len)
-                    .map_err(|_| Errno::INVAL)
-                    .and_then(|len| self.kernel.mmap_as(fd, len, offset, c.pid));
-                match (r, c.errno) {
-                    (Ok(region), 0) => {
-                        let recorded_addr = u64::from_ne_bytes(c.ret.to_ne_bytes());
-                        self.vas.push((recorded_addr, *len, region.addr()));
-                        self.regions.insert((c.pid, recorded_addr), region);
-                    }
-                    (Ok(_), recorded_errno) => diverge(
-                        "mmap",
-                        format!(
-                            "recorded {}, replayed a mapping",
-                            result_text(-1, recorded_errno)
-                        ),
-                    ),
-                    (Err(err), 0) => diverge(
-                        "mmap",
-                        format!(
-                            "recorded a mapping, replayed {}",
-                            result_text(-1, errno_of(err))
-                        ),
-                    ),
-                    (Err(err), recorded_errno) if errno_of(err) != recorded_errno => diverge(
-                        "mmap",
-                        format!(
-                            "recorded {}, replayed {}",
-                            result_text(-1, recorded_errno),
-                            result_text(-1, errno_of(err))
-                        ),
-                    ),
-                    (Err(_), _) => {}
-                }
+            (Ok(fd), _) => {
+                self.kernel.release(fd);
+                format!(
+                    "recorded {}, replayed a new fd",
+                    result_text(c.ret, c.errno)
+                )
             }
-            Call::Munmap { addr, .. } => {
-                if let Some(region) = self.regions.remove(&(c.pid, *addr)) {
-                    self.replayed += 1;
-                    self.vas.retain(|&(a, _, _)| a != *addr);
-                    if let Err(err) = self.kernel.munmap(region) {
-                        if c.errno == 0 {
-                            diverge(
-                                "munmap",
-                                format!("replayed {}", result_text(-1, errno_of(err))),
-                            );
-                        }
-                    }
-                }
-            }
+            (Err(err), 0) => format!(
+                "recorded fd {}, replayed {}",
+                c.fd,
+                result_text(-1, errno_of(err))
+            ),
+            (Err(err), recorded) => return errno_differs(c.ret, recorded, err),
+        };
+        vec![what]
+    }
+
+    /// A close(2): the descriptor's file released. A second FLUSH of a shared open (a dup'ed
+    /// fd) finds nothing: the first closed the file.
+    fn close(&mut self, c: &Common) {
+        if let Some(fd) = self.fds.remove(&(c.pid, c.fd)) {
+            self.replayed += 1;
+            self.kernel.release(fd);
         }
-        out
+    }
+
+    /// The replayed descriptor of the event's recorded one, or why the call is not replayed.
+    fn fd_of(&self, c: &Common) -> Result<RawFd, String> {
+        self.fds
+            .get(&(c.pid, c.fd))
+            .copied()
+            .ok_or_else(|| format!("fd {} was not opened in the trace: not replayed", c.fd))
+    }
+
+    /// An ioctl(2) on the replayed descriptor (see [`Self::ioctl`]).
+    fn ioctl_call(&mut self, c: &Common, io: &Ioctl<'_>) -> Vec<String> {
+        let fd = match self.fd_of(c) {
+            Ok(fd) => fd,
+            Err(why) => return vec![why],
+        };
+        self.replayed += 1;
+        self.ioctl(fd, c.pid, io, (c.ret, c.errno))
+    }
+
+    /// An mmap(2) at the replayed cookie; the mapping is kept under its recorded address so
+    /// later pointers into it and its munmap follow it.
+    fn mmap(&mut self, c: &Common, len: u64, offset: u64) -> Vec<String> {
+        let fd = match self.fd_of(c) {
+            Ok(fd) => fd,
+            Err(why) => return vec![why],
+        };
+        self.replayed += 1;
+        let offset = self
+            .ids
+            .get(&(Kind::Cookie, offset))
+            .copied()
+            .unwrap_or(offset);
+        let r = usize::try_from(len)
+            .map_err(|_| Errno::INVAL)
+            .and_then(|len| self.kernel.mmap_as(fd, len, offset, c.pid));
+        let what = match (r, c.errno) {
+            (Ok(region), 0) => {
+                let recorded_addr = u64::from_ne_bytes(c.ret.to_ne_bytes());
+                self.vas.push((recorded_addr, len, region.addr()));
+                self.regions.insert((c.pid, recorded_addr), region);
+                return Vec::new();
+            }
+            (Ok(_), recorded) => {
+                format!("recorded {}, replayed a mapping", result_text(-1, recorded))
+            }
+            (Err(err), 0) => format!(
+                "recorded a mapping, replayed {}",
+                result_text(-1, errno_of(err))
+            ),
+            (Err(err), recorded) => return errno_differs(-1, recorded, err),
+        };
+        vec![what]
+    }
+
+    /// An munmap(2) of a mapping replay made.
+    fn munmap(&mut self, c: &Common, addr: u64) -> Vec<String> {
+        let Some(region) = self.regions.remove(&(c.pid, addr)) else {
+            return Vec::new();
+        };
+        self.replayed += 1;
+        self.vas.retain(|&(a, _, _)| a != addr);
+        match self.kernel.munmap(region) {
+            Err(err) if c.errno == 0 => {
+                vec![format!("replayed {}", result_text(-1, errno_of(err)))]
+            }
+            _ => Vec::new(),
+        }
     }
 
     fn translate(&self, kind: Kind, recorded: u64) -> Option<u64> {
@@ -485,27 +486,33 @@ impl Replayer {
         for loc in &locs {
             self.learn(io, &image, loc, &mut out);
         }
-        let (_, layout) = argument(self.abi, io.request);
-        if let Some(want) = io.after {
-            match image.bytes(io.arg, want.len()) {
-                Some(got) => {
-                    if let Some(at) = want.iter().zip(&got).position(|(a, b)| a != b) {
-                        let field = layout
-                            .map_or_else(|| format!("byte {at}"), |l| field_at(self.abi, l, at));
-                        out.push(format!(
-                            "argument field {field} (byte {at}): recorded {}, replayed {}",
-                            hex(&want[at..(at + 8).min(want.len())]),
-                            hex(&got[at..(at + 8).min(got.len())])
-                        ));
-                    }
-                }
-                None => out.push("the argument struct is gone".into()),
-            }
-        }
+        self.compare_argument(&image, io, &mut out);
         for b in &io.buffers {
             compare_buffer(&image, b, &mut out);
         }
         out
+    }
+
+    /// The argument struct after the replayed call against the recorded one: the first byte
+    /// that differs, named by the field it falls in.
+    fn compare_argument(&self, image: &Image, io: &Ioctl<'_>, out: &mut Vec<String>) {
+        let Some(want) = io.after else {
+            return;
+        };
+        let Some(got) = image.bytes(io.arg, want.len()) else {
+            out.push("the argument struct is gone".into());
+            return;
+        };
+        let Some(at) = want.iter().zip(&got).position(|(a, b)| a != b) else {
+            return;
+        };
+        let (_, layout) = argument(self.abi, io.request);
+        let field = layout.map_or_else(|| format!("byte {at}"), |l| field_at(self.abi, l, at));
+        out.push(format!(
+            "argument field {field} (byte {at}): recorded {}, replayed {}",
+            hex(&want[at..(at + 8).min(want.len())]),
+            hex(&got[at..(at + 8).min(got.len())])
+        ));
     }
 
     /// An identifier the call left at `loc`: learn (recorded -> replayed), or check it against

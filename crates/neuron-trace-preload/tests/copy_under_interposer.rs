@@ -2,7 +2,10 @@
 //! run under `libneuron_trace.so` against a FUSE-served emulated kernel that records what it
 //! answers (`serve --record`'s backend), on V2, V3 and V4:
 //!
-//! * the copy succeeds and every byte is verified (the interposer changed nothing);
+//! * the copy succeeds and every byte is verified (the interposer changed nothing); the
+//!   client then asks for host memory with an alignment, which the driver refuses with EINVAL
+//!   (`reference/dma-path.md` §2 and "Errors by step"), so both traces, and the golden, hold
+//!   a failing call with its errno;
 //! * the interposer's trace and the server's decode to the same calls (everything but the
 //!   descriptor numbers, times and the open flags the kernel adds);
 //! * both replay on the emulated kernel of the same generation without a divergence.
@@ -12,6 +15,7 @@
 
 mod common;
 
+use std::ffi::CString;
 use std::io::Cursor;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -24,7 +28,8 @@ use ndl_fuse::{EmulatedBackend, Server};
 use ndl_trace::ids::{self, Kind, Loc};
 use ndl_trace::replay::{Options, Replayer};
 use ndl_trace::{Call, RecordingBackend, TraceReader, json};
-use serde_json::Value;
+use serde_json::{Value, json};
+use zerocopy::FromZeros;
 
 const ROLE: &str = "NEURON_TRACE_TEST_ROLE";
 const MEMORY: u64 = 32 << 20;
@@ -79,6 +84,32 @@ fn client() {
     neuron_tool::cmd::run(&cli.command, std::io::empty(), &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
     assert!(text.contains("every byte verified"), "{text}");
+    refused_alloc(&device);
+}
+
+/// Host memory asked for with an alignment: "align must be 0 for host memory, else -EINVAL"
+/// (`reference/dma-path.md` §2). Through the C library, so the interposer sees it.
+fn refused_alloc(device: &str) {
+    let node = CString::new(device).unwrap();
+    // SAFETY: a NUL-terminated path.
+    let fd = unsafe { libc::open(node.as_ptr(), libc::O_RDWR | libc::O_CLOEXEC) };
+    assert!(fd >= 0, "open {device}");
+    let mut handle = 0u64;
+    let mut arg = ndl_abi::MemAllocV2MemType64::new_zeroed();
+    arg.size = 4096;
+    arg.align = 4096;
+    arg.host_memory = 1;
+    arg.mem_type = 2;
+    arg.mem_handle = ndl_abi::UserPtr::from_addr(std::ptr::from_mut(&mut handle) as u64);
+    let request = libc::c_ulong::from(ndl_abi::MEM_ALLOC_V2MT64.code());
+    // SAFETY: `arg` is MEM_ALLOC_V2MT64's argument; its `mem_handle` names `handle`, live
+    // for the call.
+    let r = unsafe { libc::ioctl(fd, request, std::ptr::from_mut(&mut arg)) };
+    let errno = std::io::Error::last_os_error().raw_os_error();
+    assert_eq!((r, errno), (-1, Some(libc::EINVAL)));
+    assert_eq!(handle, 0, "no handle written");
+    // SAFETY: the descriptor opened above.
+    assert_eq!(unsafe { libc::close(fd) }, 0);
 }
 
 fn serve(
@@ -243,24 +274,16 @@ fn replay(path: &Path, generation: Generation) -> u64 {
     replayer.replayed()
 }
 
-fn copy_traced_both_ways(generation: Generation, test: &str) {
-    if std::env::var_os(ROLE).is_some() {
-        client();
-        return;
-    }
-    let work = tempfile::tempdir().unwrap();
-    let server_trace = work.path().join("server.ntrace");
-    let client_trace = work.path().join("client.ntrace");
-    let Some((dir, server)) = serve(generation, &server_trace) else {
-        return;
-    };
+/// Runs the client (this test binary, re-executed) under the interposer against the served
+/// node `dir/neuron0`, tracing to `trace`; waits for it.
+fn run_client(dir: &Path, trace: &Path, test: &str) {
     let mut child = Command::new(std::env::current_exe().unwrap())
         .args(["--exact", test, "--nocapture", "--test-threads=1"])
         .env(ROLE, "client")
-        .env("NEURON_TRACE_TEST_DEVICE", dir.path().join("neuron0"))
+        .env("NEURON_TRACE_TEST_DEVICE", dir.join("neuron0"))
         .env("LD_PRELOAD", common::library())
-        .env("NEURON_TRACE", &client_trace)
-        .env("NEURON_TRACE_DIR", dir.path())
+        .env("NEURON_TRACE", trace)
+        .env("NEURON_TRACE_DIR", dir)
         .env("NEURON_TRACE_CAP", CAP.to_string())
         .stdin(Stdio::null())
         .spawn()
@@ -277,6 +300,11 @@ fn copy_traced_both_ways(generation: Generation, test: &str) {
         status.success(),
         "the copy under the interposer failed: {status}"
     );
+}
+
+/// Waits until the client's files are released, writes the server's end record and stops
+/// it; returns the events it recorded.
+fn stop(server: Server<RecordingBackend<EmulatedBackend>>) -> u64 {
     // FUSE sends RELEASE after the client's close returns: wait for it before the end record.
     let deadline = Instant::now() + LIMIT;
     while server.backend().inner().open_handles() != 0 {
@@ -287,19 +315,21 @@ fn copy_traced_both_ways(generation: Generation, test: &str) {
     let events = server.backend().finish().unwrap();
     assert_eq!(server.backend().lost(), 0);
     server.stop().unwrap();
+    events
+}
 
-    let by_client = calls(&client_trace);
-    let by_server = calls(&server_trace);
+/// The two recorders' traces hold the same calls, in order: the copy's flow
+/// (dma-path.md steps 2, 4, 6, 7, 9) and the refused allocation, with its errno.
+fn check_same_calls(by_client: &[Value], by_server: &[Value], events: u64) {
     assert_eq!(
         by_client.len() as u64,
         events,
         "the server recorded {events} events"
     );
-    for (i, (c, s)) in by_client.iter().zip(&by_server).enumerate() {
+    for (i, (c, s)) in by_client.iter().zip(by_server).enumerate() {
         assert_eq!(c, s, "event {} differs between the two traces", i + 1);
     }
     assert_eq!(by_client.len(), by_server.len());
-    // The flow the copy takes, in the trace (dma-path.md steps 2, 4, 6, 7, 9).
     let commands: Vec<&str> = by_client
         .iter()
         .filter_map(|v| v.get("command").and_then(Value::as_str))
@@ -315,6 +345,32 @@ fn copy_traced_both_ways(generation: Generation, test: &str) {
     ] {
         assert!(commands.contains(&want), "{want} missing from {commands:?}");
     }
+    let failed: Vec<&Value> = by_client.iter().filter(|v| !v["errno"].is_null()).collect();
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert_eq!(failed[0]["command"], "MEM_ALLOC_V2MT64");
+    assert_eq!(
+        (&failed[0]["ret"], &failed[0]["errno"]),
+        (&json!(-1), &json!("EINVAL"))
+    );
+    assert_eq!(failed[0]["fields"]["align"], 4096);
+}
+
+fn copy_traced_both_ways(generation: Generation, test: &str) {
+    if std::env::var_os(ROLE).is_some() {
+        client();
+        return;
+    }
+    let work = tempfile::tempdir().unwrap();
+    let server_trace = work.path().join("server.ntrace");
+    let client_trace = work.path().join("client.ntrace");
+    let Some((dir, server)) = serve(generation, &server_trace) else {
+        return;
+    };
+    run_client(dir.path(), &client_trace, test);
+    let events = stop(server);
+
+    let by_client = calls(&client_trace);
+    check_same_calls(&by_client, &calls(&server_trace), events);
     let replayed_client = replay(&client_trace, generation);
     let replayed_server = replay(&server_trace, generation);
     assert_eq!(replayed_client, replayed_server);

@@ -207,3 +207,72 @@ fn calls_pass_through_unchanged_and_are_recorded() {
     want.push(format!("end {}", 2 + threaded + want.len() as u32));
     assert_eq!(others, want.iter().collect::<Vec<_>>());
 }
+
+/// One trace per run: the pid each event and end record of `path` carries, with the count of
+/// events (the end records not counted) each pid wrote.
+fn events_by_pid(path: &Path) -> std::collections::BTreeMap<u32, (u32, u32)> {
+    let mut r = TraceReader::new(Cursor::new(std::fs::read(path).unwrap())).unwrap();
+    let mut by = std::collections::BTreeMap::<u32, (u32, u32)>::new();
+    while let Some((_, e)) = r.next_event().unwrap() {
+        let (calls, ends) = by.entry(e.common.pid).or_default();
+        match e.call {
+            Call::End { events } => {
+                *ends += 1;
+                assert_eq!(
+                    events,
+                    u64::from(*calls),
+                    "an end record counts its own process's calls"
+                );
+            }
+            _ => *calls += 1,
+        }
+    }
+    by
+}
+
+/// interpose.rs: "later ones ... append their events" under one header, and `%p` in
+/// NEURON_TRACE gives each process its own file.
+#[test]
+fn a_second_process_appends_and_percent_p_splits() {
+    if std::env::var_os(ROLE).is_some() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("neuron0"), b"").unwrap();
+    let lib = common::library();
+    let shared = dir.path().join("shared.ntrace");
+    run(dir.path(), Some((&lib, &shared)));
+    let once = std::fs::metadata(&shared).unwrap().len();
+    run(dir.path(), Some((&lib, &shared)));
+    let by = events_by_pid(&shared);
+    assert_eq!(by.len(), 2, "two processes in one file: {by:?}");
+    let counts: Vec<(u32, u32)> = by.values().copied().collect();
+    assert_eq!(counts[0], counts[1], "the same script, the same calls");
+    assert_eq!(counts[0].1, 1, "one end record per process");
+    // The second run appended records only: no second header.
+    let header = {
+        let r = TraceReader::new(Cursor::new(std::fs::read(&shared).unwrap())).unwrap();
+        r.header().clone()
+    };
+    assert_eq!(header.recorder, Recorder::Interposer);
+    assert!(std::fs::metadata(&shared).unwrap().len() < 2 * once);
+
+    let split = dir.path().join("run-%p.ntrace");
+    run(dir.path(), Some((&lib, &split)));
+    run(dir.path(), Some((&lib, &split)));
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().contains("/run-"))
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 2, "{files:?}");
+    for f in &files {
+        let by = events_by_pid(f);
+        let (&pid, &(calls, ends)) = by.iter().next().unwrap();
+        assert_eq!((by.len(), ends), (1, 1), "{}", f.display());
+        assert_eq!(calls, counts[0].0);
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        assert_eq!(name, format!("run-{pid}.ntrace"), "%p became the pid");
+    }
+}
