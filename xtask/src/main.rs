@@ -13,7 +13,8 @@
 //! * `package` — every crate can be published, in dependency order (see [`package`]): crates
 //!   are self-contained, `#![no_std]` roots keep the no-panic rule, the metadata is complete,
 //!   the order computed from `cargo metadata` exists, and a `cargo publish --dry-run` of each
-//!   crate in that order succeeds.
+//!   crate in that order succeeds (`--verify`: each also compiled from its packaged sources,
+//!   as `cargo publish` would; `ci` skips that second build of the workspace).
 //! * `codegen [--check]` — writes `crates/ndl-abi/src/generated/` from the tables in
 //!   `crates/ndl-abi/tables/`; `--check` regenerates in memory and fails on any difference
 //!   (`ci` runs it first).
@@ -127,7 +128,7 @@ fn ci() -> Result<(), String> {
     c.args(["doc", "--workspace", "--no-deps"]);
     c.env("RUSTDOCFLAGS", "-D warnings");
     run("docs", c)?;
-    package::package()?;
+    package::package(false)?;
     commits()
 }
 
@@ -164,7 +165,7 @@ fn main() -> ExitCode {
         Some("ci") => ci(),
         Some("test") => test(),
         Some("nostd") => nostd(),
-        Some("package") => package::package(),
+        Some("package") => package::package(args.get(1).is_some_and(|a| a == "--verify")),
         Some("commits") => commits(),
         Some("codegen") => match args.get(1).map(String::as_str) {
             None => codegen::run(std::path::Path::new("."), false),
@@ -177,7 +178,7 @@ fn main() -> ExitCode {
             c.args(["bench", "--workspace"]);
             run("bench", c)
         }
-        _ => Err("usage: cargo xtask <ci|test|nostd|package|commits|codegen [--check]|fuzz [SECONDS]|bench>".into()),
+        _ => Err("usage: cargo xtask <ci|test|nostd|package [--verify]|commits|codegen [--check]|fuzz [SECONDS]|bench>".into()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
