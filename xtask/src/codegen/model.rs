@@ -607,15 +607,9 @@ pub fn build(inputs: &Inputs) -> Result<Vec<Release>, String> {
     Ok(out)
 }
 
-fn build_one(
-    name: &str,
-    command_rows: &[Row],
-    struct_rows: &[Row],
-    inputs: &Inputs,
-    homes: &mut BTreeMap<String, String>,
-) -> Result<Release, String> {
-    let module = module_of(name);
-    let raw = raw_structs(struct_rows, &inputs.ctypes)?;
+/// The sizes and alignments the command table states, by argument tag; two commands that
+/// name one struct must agree.
+fn stated_sizes(command_rows: &[Row]) -> Result<BTreeMap<String, (u64, u64)>, String> {
     let mut stated = BTreeMap::new();
     for row in command_rows {
         if let (Some(tag), Some(size), Some(align)) = (
@@ -630,14 +624,14 @@ fn build_one(
             }
         }
     }
-    let mut layouts = Layouts {
-        raw: &raw,
-        stated,
-        done: BTreeMap::new(),
-    };
-    // Rust names by C name, for argument types.
+    Ok(stated)
+}
+
+/// Rust names by C name (for argument types), each struct's layout computed once; two
+/// structs may not share a Rust name.
+fn rust_names(raw: &[RawStruct], inputs: &Inputs, layouts: &mut Layouts) -> Result<Keyed, String> {
     let mut by_c: Keyed = BTreeMap::new();
-    for s in &raw {
+    for s in raw {
         let rust = rust_name(&s.c_name, &inputs.names)?;
         if by_c
             .values()
@@ -648,17 +642,26 @@ fn build_one(
         by_c.insert(s.c_name.clone(), Row::from([("rust".to_string(), rust)]));
         layouts.strukt(&s.c_name, 0)?;
     }
-    let commands = command_rows
-        .iter()
-        .map(|row| command(row, inputs, &by_c))
-        .collect::<Result<Vec<_>, _>>()?;
+    Ok(by_c)
+}
+
+/// The release's structs; a struct whose signature an earlier release already emitted gets
+/// that module as its home (re-exported, not emitted twice).
+fn structs(
+    raw: &[RawStruct],
+    commands: &[Cmd],
+    layouts: &mut Layouts,
+    inputs: &Inputs,
+    module: &str,
+    homes: &mut BTreeMap<String, String>,
+) -> Result<Vec<Struct>, String> {
     let mut structs = Vec::new();
-    for s in &raw {
+    for s in raw {
         let (size, align) = layouts.strukt(&s.c_name, 0)?;
         let signature = layouts.signature(&s.c_name, &inputs.names, 0)?;
         let home = homes.get(&signature).cloned();
         if home.is_none() {
-            homes.insert(signature, module.clone());
+            homes.insert(signature, module.to_string());
         }
         let rust = rust_name(&s.c_name, &inputs.names)?;
         structs.push(Struct {
@@ -676,6 +679,11 @@ fn build_one(
             home,
         });
     }
+    Ok(structs)
+}
+
+/// The release's compatible-version windows (compat.tsv), one per arch; none is an error.
+fn compat_windows(name: &str, inputs: &Inputs) -> Result<Vec<(String, u64, u64)>, String> {
     let compat = inputs
         .compat
         .iter()
@@ -691,6 +699,29 @@ fn build_one(
     if compat.is_empty() {
         return Err("no row in compat.tsv".into());
     }
+    Ok(compat)
+}
+
+fn build_one(
+    name: &str,
+    command_rows: &[Row],
+    struct_rows: &[Row],
+    inputs: &Inputs,
+    homes: &mut BTreeMap<String, String>,
+) -> Result<Release, String> {
+    let module = module_of(name);
+    let raw = raw_structs(struct_rows, &inputs.ctypes)?;
+    let mut layouts = Layouts {
+        raw: &raw,
+        stated: stated_sizes(command_rows)?,
+        done: BTreeMap::new(),
+    };
+    let by_c = rust_names(&raw, inputs, &mut layouts)?;
+    let commands = command_rows
+        .iter()
+        .map(|row| command(row, inputs, &by_c))
+        .collect::<Result<Vec<_>, _>>()?;
+    let structs = structs(&raw, &commands, &mut layouts, inputs, &module, homes)?;
     let v = inputs
         .versions
         .iter()
@@ -699,10 +730,10 @@ fn build_one(
     Ok(Release {
         name: name.to_string(),
         variant: module.to_uppercase(),
-        module,
         commands,
         structs,
-        compat,
+        compat: compat_windows(name, inputs)?,
+        module,
         version: (
             tsv::cell(v, "module_version")?.to_string(),
             tsv::cell(v, "driver_version")?.to_string(),
