@@ -226,72 +226,105 @@ pub fn analyse(
         bytes: 0,
         outcome: Outcome::Done,
     };
-    if let Some(stop) = scan.stop {
-        if u64::from(scan.count) >= posted {
-            if let Some(m) = usize::try_from(stop.pos.index)
-                .ok()
-                .and_then(|i| r.marks.get_mut(i))
-            {
-                *m = Mark::Stop {
-                    expected: stop.pos.ring_id,
-                };
-            }
-        }
-    }
-    let mut pos = head;
-    let mut left = posted;
-    let fault_at = |r: &mut RingReport, f: Fault, packet_head: RingPos| {
-        let slot = f.slot().unwrap_or(packet_head.index);
-        if let Some(m) = usize::try_from(slot).ok().and_then(|i| r.marks.get_mut(i)) {
-            *m = Mark::Fault;
-        }
-        r.outcome = Outcome::Faults(f);
-    };
-    let overflow = WalkError::Overflow;
+    r.mark_stop();
     match dir {
-        Direction::Tx => {
-            while left > 0 {
-                match engine_walk::tx_packet(descs, pos, left, rules, |_| {}) {
-                    Ok(Ok(p)) => {
-                        let before = r.taken;
-                        mark_run(&mut r.marks, pos, p.descs, len, |i| taken(before, i));
-                        r.taken = r.taken.checked_add(p.descs).ok_or(overflow("taken"))?;
-                        r.packets = r.packets.checked_add(1).ok_or(overflow("packets"))?;
-                        r.bytes = r.bytes.checked_add(p.bytes).ok_or(overflow("bytes"))?;
-                        left = left
-                            .checked_sub(u64::from(p.descs))
-                            .ok_or(overflow("posted"))?;
-                        pos = p.end;
-                    }
-                    Ok(Err(wait)) => {
-                        if let Pending::TxIncomplete { descs } = wait {
-                            mark_run(&mut r.marks, pos, descs, len, |_| Mark::Waiting);
-                        }
-                        r.outcome = Outcome::Waits(wait);
-                        break;
-                    }
-                    Err(f) => {
-                        fault_at(&mut r, f, pos);
-                        break;
-                    }
-                }
-            }
-        }
-        Direction::Rx => {
-            // RX descriptors have no framing: the posted ones are buffers taken in order.
-            let count = u32::try_from(left).map_err(|_| overflow("posted"))?;
-            match engine_walk::rx_buffers(descs, pos, left, count, 0, rules, |_| {}) {
-                Ok(Ok(b)) => {
-                    mark_run(&mut r.marks, pos, b.descs, len, |i| taken(0, i));
-                    r.taken = b.descs;
-                    r.bytes = b.capacity;
-                }
-                Ok(Err(wait)) => r.outcome = Outcome::Waits(wait),
-                Err(f) => fault_at(&mut r, f, pos),
-            }
-        }
+        Direction::Tx => walk_tx(&mut r, descs, head, len, rules)?,
+        Direction::Rx => walk_rx(&mut r, descs, head, len, rules)?,
     }
     Ok(r)
+}
+
+impl RingReport {
+    /// Marks the slot where the lap's ring ids end, when the walk gets there (every
+    /// descriptor before it posted).
+    fn mark_stop(&mut self) {
+        let Some(stop) = self.scan.stop else { return };
+        if u64::from(self.scan.count) < self.posted {
+            return;
+        }
+        if let Some(m) = usize::try_from(stop.pos.index)
+            .ok()
+            .and_then(|i| self.marks.get_mut(i))
+        {
+            *m = Mark::Stop {
+                expected: stop.pos.ring_id,
+            };
+        }
+    }
+
+    /// Ends the walk with fault `f`, marking its slot (the packet's head when the fault
+    /// names none).
+    fn fault_at(&mut self, f: Fault, packet_head: RingPos) {
+        let slot = f.slot().unwrap_or(packet_head.index);
+        if let Some(m) = usize::try_from(slot)
+            .ok()
+            .and_then(|i| self.marks.get_mut(i))
+        {
+            *m = Mark::Fault;
+        }
+        self.outcome = Outcome::Faults(f);
+    }
+}
+
+/// TX: packet by packet over the posted descriptors until they run out, a packet waits
+/// for more, or the engine faults.
+fn walk_tx(
+    r: &mut RingReport,
+    descs: &[Descriptor],
+    head: RingPos,
+    len: u32,
+    rules: &WalkRules,
+) -> Result<(), WalkError> {
+    let overflow = WalkError::Overflow;
+    let (mut pos, mut left) = (head, r.posted);
+    while left > 0 {
+        match engine_walk::tx_packet(descs, pos, left, rules, |_| {}) {
+            Ok(Ok(p)) => {
+                let before = r.taken;
+                mark_run(&mut r.marks, pos, p.descs, len, |i| taken(before, i));
+                r.taken = r.taken.checked_add(p.descs).ok_or(overflow("taken"))?;
+                r.packets = r.packets.checked_add(1).ok_or(overflow("packets"))?;
+                r.bytes = r.bytes.checked_add(p.bytes).ok_or(overflow("bytes"))?;
+                left = left
+                    .checked_sub(u64::from(p.descs))
+                    .ok_or(overflow("posted"))?;
+                pos = p.end;
+            }
+            Ok(Err(wait)) => {
+                if let Pending::TxIncomplete { descs } = wait {
+                    mark_run(&mut r.marks, pos, descs, len, |_| Mark::Waiting);
+                }
+                r.outcome = Outcome::Waits(wait);
+                break;
+            }
+            Err(f) => {
+                r.fault_at(f, pos);
+                break;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// RX descriptors have no framing: the posted ones are buffers taken in order.
+fn walk_rx(
+    r: &mut RingReport,
+    descs: &[Descriptor],
+    head: RingPos,
+    len: u32,
+    rules: &WalkRules,
+) -> Result<(), WalkError> {
+    let count = u32::try_from(r.posted).map_err(|_| WalkError::Overflow("posted"))?;
+    match engine_walk::rx_buffers(descs, head, r.posted, count, 0, rules, |_| {}) {
+        Ok(Ok(b)) => {
+            mark_run(&mut r.marks, head, b.descs, len, |i| taken(0, i));
+            r.taken = b.descs;
+            r.bytes = b.capacity;
+        }
+        Ok(Err(wait)) => r.outcome = Outcome::Waits(wait),
+        Err(f) => r.fault_at(f, head),
+    }
+    Ok(())
 }
 
 /// One descriptor on one line: the control word by field, the other words raw
