@@ -6,7 +6,9 @@
 //! * `nostd` — build `nostd-check/`, a `#![no_std]` staticlib with its own `#[panic_handler]`
 //!   that links every no_std crate: a crate (or a dependency feature) that drags in `std`
 //!   makes it fail with a duplicate `panic_impl` lang item.
-//! * `fuzz [SECONDS]` — run each cargo-fuzz target for a bounded time (nightly; not in `ci`).
+//! * `fuzz [SECONDS]` — build every cargo-fuzz target once, run each for `SECONDS` and report
+//!   executions and results (see [`fuzz`]; nightly or `RUSTC_BOOTSTRAP`, and cargo-fuzz). Not
+//!   in `ci`: `.ci/run` runs it after `ci` as a short smoke test.
 //! * `bench` — `cargo bench` for the whole workspace.
 //! * `commits` — every non-merge commit since the rule took effect has a subject of at most 72
 //!   characters, a blank line and a body (the `.githooks/commit-msg` hook checks the same).
@@ -20,6 +22,7 @@
 //!   (`ci` runs it first).
 
 mod codegen;
+mod fuzz;
 mod package;
 
 use std::process::{Command, ExitCode};
@@ -132,33 +135,6 @@ fn ci() -> Result<(), String> {
     commits()
 }
 
-fn fuzz(seconds: &str) -> Result<(), String> {
-    let list = Command::new("cargo")
-        .args(["+nightly", "fuzz", "list"])
-        .current_dir("fuzz")
-        .output()
-        .map_err(|e| format!("cargo fuzz list: {e} (install with `cargo install cargo-fuzz`)"))?;
-    if !list.status.success() {
-        return Err("cargo fuzz list failed (install with `cargo install cargo-fuzz`)".into());
-    }
-    for target in String::from_utf8_lossy(&list.stdout).split_whitespace() {
-        // Work corpus first (gitignored, grows), then the checked-in seeds (read as input).
-        let corpus = format!("corpus/{target}");
-        let seeds = format!("seeds/{target}");
-        std::fs::create_dir_all(format!("fuzz/{corpus}"))
-            .map_err(|e| format!("cannot create fuzz/{corpus}: {e}"))?;
-        let mut c = Command::new("cargo");
-        c.args(["+nightly", "fuzz", "run", target, &corpus]);
-        if std::path::Path::new("fuzz").join(&seeds).is_dir() {
-            c.arg(&seeds);
-        }
-        c.args(["--", &format!("-max_total_time={seconds}")]);
-        c.current_dir("fuzz");
-        run(&format!("fuzz {target}"), c)?;
-    }
-    Ok(())
-}
-
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
@@ -172,7 +148,7 @@ fn main() -> ExitCode {
             Some("--check") => codegen::run(std::path::Path::new("."), true),
             Some(other) => Err(format!("codegen: unknown option {other} (use --check)")),
         },
-        Some("fuzz") => fuzz(args.get(1).map(String::as_str).unwrap_or("30")),
+        Some("fuzz") => fuzz::fuzz(args.get(1).map(String::as_str).unwrap_or("30")),
         Some("bench") => {
             let mut c = cargo();
             c.args(["bench", "--workspace"]);
