@@ -14,7 +14,7 @@ use khal::regs::queue::Dir;
 use khal::udma::UdmaState;
 use neuron_emu::{Direction, ExecMode, GROUP_B, Level};
 use udma_desc::caps::StrongOrder;
-use udma_desc::{Barrier, CopyBlock, CopyRequest, PacketOptions};
+use udma_desc::{Barrier, CopyBlock, CopyRequest, PacketOptions, Segment, SgBlock};
 
 fn single_descriptor_copies<A: Arch>() {
     let (rig, udma, mut pair) = Rig::<A>::with_queue(0, 0, 64);
@@ -107,6 +107,36 @@ fn multi_descriptor_packets_up_to_the_arch_limit<A: Arch>() {
     );
 }
 for_each_arch!(multi_descriptor_packets_up_to_the_arch_limit);
+
+/// Seed 004 §1 `build_packet` fetches the TX blocks and the RX blocks in separate loops: a
+/// source read as three 1000-byte pieces lands in destination pieces of 512, 2000 and 488
+/// bytes, placed in reverse order, and the engine streams the packet across them.
+fn scatter_gather_packet_streams_across_unequal_pieces<A: Arch>() {
+    let (rig, udma, mut pair) = Rig::<A>::with_queue(2, 4, 64);
+    let (src, data) = rig.buffer(rig.host, 3000, 11);
+    let dst = rig.zeroed(rig.hbm, 3000);
+    let seg = |addr, size| Segment { addr, size };
+    let blocks = [
+        (seg(src, 1000), seg(dst + 2488, 512)),
+        (seg(src + 1000, 1000), seg(dst + 488, 2000)),
+        (seg(src + 2000, 1000), seg(dst, 488)),
+    ]
+    .map(|(src, dst)| SgBlock { src, dst });
+    let slots = pair
+        .packet_prepare_sg(blocks, &PacketOptions::<A>::new())
+        .unwrap();
+    assert_eq!((slots.tx_count, slots.rx_count, slots.bytes), (3, 3, 3000));
+    let before = rig.snapshot();
+    pair.copy_start(&udma, slots.tx_count, slots.rx_count)
+        .unwrap();
+    assert_eq!(rig.run_clean(1).bytes, 3000);
+    let got = rig.dev.read_mem_vec(dst, 3000).unwrap();
+    assert_eq!(got[2488..], data[..512], "first RX piece");
+    assert_eq!(got[488..2488], data[512..2512], "second RX piece");
+    assert_eq!(got[..488], data[2512..], "third RX piece");
+    rig.assert_unchanged_outside(&before, &[(dst, 3000)]);
+}
+for_each_arch!(scatter_gather_packet_streams_across_unequal_pieces);
 
 fn sixty_four_kib_descriptors<A: Arch>() {
     let (rig, udma, mut pair) = Rig::<A>::with_queue(2, 15, 64);

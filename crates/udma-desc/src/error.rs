@@ -116,6 +116,14 @@ pub enum Error {
         /// The limit.
         max: u32,
     },
+    /// A scatter-gather packet whose destination segments do not add up to its source bytes
+    /// (the project's check: the engine's RX buffers are to hold exactly the packet).
+    PacketSidesDiffer {
+        /// Bytes the TX descriptors read.
+        tx_bytes: u64,
+        /// Bytes the RX descriptors offer.
+        rx_bytes: u64,
+    },
     /// A ring dump whose length is not a multiple of 16 bytes.
     PartialDescriptor {
         /// Bytes in the dump.
@@ -183,6 +191,25 @@ impl core::fmt::Display for Error {
                 "ring size {size} outside {RING_MIN_SIZE}..={RING_MAX_SIZE} descriptors or not \
                  a multiple of {RING_SIZE_MULTIPLE}"
             ),
+            Error::StorageTooSmall { .. }
+            | Error::SlotOutOfRange { .. }
+            | Error::RingFull { .. }
+            | Error::AckTooMany { .. }
+            | Error::DoorbellCountTooLarge { .. }
+            | Error::ReservationMismatch { .. }
+            | Error::EmptyPacket
+            | Error::PacketTooManyDescriptors { .. }
+            | Error::PacketTooLarge { .. }
+            | Error::PacketSidesDiffer { .. }
+            | Error::PartialDescriptor { .. } => self.fmt_ring(f),
+        }
+    }
+}
+
+impl Error {
+    /// The ring, storage, packet and dump errors' sentences.
+    fn fmt_ring(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match *self {
             Error::StorageTooSmall {
                 capacity,
                 ring_size,
@@ -224,10 +251,16 @@ impl core::fmt::Display for Error {
             Error::PacketTooLarge { bytes, max } => {
                 write!(f, "packet of {bytes} bytes above the {max}-byte maximum")
             }
+            Error::PacketSidesDiffer { tx_bytes, rx_bytes } => write!(
+                f,
+                "packet reads {tx_bytes} bytes but its destination segments hold {rx_bytes}"
+            ),
             Error::PartialDescriptor { len, trailing } => write!(
                 f,
                 "ring dump of {len} bytes ends with a partial descriptor of {trailing} bytes"
             ),
+            // Not reached: `fmt` sends only the variants above here.
+            _ => core::fmt::Debug::fmt(self, f),
         }
     }
 }

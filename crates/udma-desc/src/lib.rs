@@ -127,7 +127,7 @@ pub use field_spec::FieldSpec;
 pub use meta_ctrl::{MetaCtrl, SSMAE_OP_COPY};
 pub use packet::{
     CME_INDEX_MAX, CME_META_FLAGS, CopyBlock, MAX_PACKET_BYTES, PacketOptions, PacketSlots,
-    cme_descriptor,
+    Segment, SgBlock, cme_descriptor,
 };
 pub use queue_id::{InvalidQueueId, QUEUES_PER_ENGINE, QueueId};
 pub use ring::{

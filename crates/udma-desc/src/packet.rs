@@ -42,6 +42,45 @@ pub struct CopyBlock {
     pub size: u32,
 }
 
+/// One side's piece of a scatter-gather packet: `size` bytes at bus address `addr`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Segment {
+    /// Bus address.
+    pub addr: u64,
+    /// Bytes, `1..=65536`.
+    pub size: u32,
+}
+
+/// One block of a scatter-gather packet: the TX descriptor's source segment and the RX
+/// descriptor's destination segment, sized independently.
+///
+/// Seed 004 §1 `build_packet` runs two loops of `num_blocks` each, the TX loop and then the
+/// RX loop, and calls `fetch_block` afresh in each: the source and the destination are split
+/// into the same number of blocks, but not necessarily at the same places. A [`CopyBlock`]
+/// is the symmetric case (one size for both sides).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SgBlock {
+    /// What the block's TX descriptor reads.
+    pub src: Segment,
+    /// What the block's RX descriptor writes.
+    pub dst: Segment,
+}
+
+impl From<CopyBlock> for SgBlock {
+    fn from(b: CopyBlock) -> Self {
+        Self {
+            src: Segment {
+                addr: b.src,
+                size: b.size,
+            },
+            dst: Segment {
+                addr: b.dst,
+                size: b.size,
+            },
+        }
+    }
+}
+
 /// How to build a packet for arch `C`. The per-arch features are gated at compile time:
 /// [`with_strong_order`](Self::with_strong_order) needs `C: StrongOrder`,
 /// [`with_notification_mask`](Self::with_notification_mask) needs `C: NotificationMask`.
@@ -229,113 +268,155 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
         blocks: I,
         opts: &PacketOptions<C>,
     ) -> Result<PacketSlots, Error> {
-        // The seed's order: the block cap first, then the notification gate, then SOW. A
-        // count the iterator knows up front is refused before anything is built; one it does
-        // not know is counted as the blocks come (below).
-        let blocks = blocks.into_iter();
-        if blocks.size_hint().0 > usize::try_from(C::MAX_TX_DESCS_PER_PACKET).unwrap_or(usize::MAX)
-        {
-            return Err(Error::PacketTooManyDescriptors {
-                max: C::MAX_TX_DESCS_PER_PACKET,
-            });
-        }
-        if opts.notification_mask != 0 {
-            return Err(if C::HAS_NOTIFICATION_MASK {
-                Error::NotificationMaskEncodingUnknown {
-                    mask: opts.notification_mask,
-                }
-            } else {
-                Error::NotificationMaskUnsupported
-            });
-        }
-        if opts.barrier == Barrier::Sow && !C::HAS_STRONG_ORDER {
-            return Err(Error::StrongOrderUnsupported);
-        }
-        let tx_room = self.tx().available();
-        let rx_room = self.rx().available();
-        let tx_start = self.tx().ring().cursor();
-        let rx_start = self.rx().ring().cursor();
-        let mut tx = tx_start;
-        let mut rx = rx_start;
-        let mut tx_count: u32 = 0;
-        let mut rx_count: u32 = 0;
-        let mut bytes: u64 = 0;
+        self.packet_prepare_sg(blocks.into_iter().map(SgBlock::from), opts)
+    }
 
+    /// [`packet_prepare`](Self::packet_prepare) with the source and the destination split
+    /// independently ([`SgBlock`]): block `i`'s TX descriptor reads `src`, its RX descriptor
+    /// writes `dst`, as seed 004 §1 `build_packet`'s separate TX and RX loops allow. The
+    /// same checks, each segment's size checked on its own side, and one more (the
+    /// project's, no source states it): the RX segments add up to the TX bytes
+    /// ([`Error::PacketSidesDiffer`]), so the engine's destination buffers hold exactly the
+    /// packet.
+    ///
+    /// ```
+    /// use udma_desc::{caps::{PacketCaps, Unsupported}, DescRing, Descriptor, Direction};
+    /// use udma_desc::{PacketOptions, QueueId, RingPair, Segment, SgBlock};
+    /// struct V2;
+    /// impl PacketCaps for V2 {
+    ///     const MAX_TX_DESCS_PER_PACKET: u32 = 0x80;
+    ///     type NotificationMasks = Unsupported;
+    ///     type StrongOrdering = Unsupported;
+    /// }
+    /// let (mut txs, mut rxs) = ([Descriptor::ZERO; 32], [Descriptor::ZERO; 32]);
+    /// let mut pair = RingPair::new(
+    ///     QueueId::new(0)?,
+    ///     DescRing::new(Direction::Tx, &mut txs[..])?,
+    ///     DescRing::new(Direction::Rx, &mut rxs[..])?,
+    /// );
+    /// let seg = |addr, size| Segment { addr, size };
+    /// // 100 + 28 bytes read, written as 64 + 64.
+    /// let blocks = [
+    ///     SgBlock { src: seg(0x1000, 100), dst: seg(0x8000, 64) },
+    ///     SgBlock { src: seg(0x2000, 28), dst: seg(0x9000, 64) },
+    /// ];
+    /// let slots = pair.packet_prepare_sg(blocks, &PacketOptions::<V2>::new())?;
+    /// assert_eq!((slots.tx_count, slots.rx_count, slots.bytes), (2, 2, 128));
+    /// assert_eq!(pair.rx().load(1)?.words()[0] & 0xffff, 64);
+    /// # Ok::<(), udma_desc::Error>(())
+    /// ```
+    pub fn packet_prepare_sg<C: PacketCaps, I: IntoIterator<Item = SgBlock>>(
+        &mut self,
+        blocks: I,
+        opts: &PacketOptions<C>,
+    ) -> Result<PacketSlots, Error> {
+        let blocks = blocks.into_iter();
+        check_gates(blocks.size_hint().0, opts)?;
+        let mut b = PacketBuild {
+            tx_room: self.tx().available(),
+            rx_room: self.rx().available(),
+            tx: self.tx().ring().cursor(),
+            rx: self.rx().ring().cursor(),
+            tx_count: 0,
+            rx_count: 0,
+            bytes: 0,
+            rx_bytes: 0,
+        };
+        let (tx_start, rx_start) = (b.tx, b.rx);
         if let Some(idx) = opts.cme_index {
             let d = cme_descriptor(idx)?;
-            self.put_tx(&mut tx, &mut tx_count, tx_room, d)?;
+            self.put_tx(&mut b.tx, &mut b.tx_count, b.tx_room, d)?;
         }
-        // Seed: `flags` (CONCAT when a CME descriptor leads) and `meta` are the same for every
-        // TX data descriptor. Where a barrier goes is the project's choice, by the kernel's
-        // barrier table: type 1 sets TX bit 30 in `flags`, type 2 the `meta_ctrl` write barrier
-        // (which is what the seed's `set_dmb` sets).
-        let flags = TxLenCtrl::new()
-            .with_concat(opts.cme_index.is_some())
-            .with_dmb(opts.barrier == Barrier::Dmb);
-        let meta = MetaCtrl::new().with_write_barrier(opts.barrier == Barrier::WriteBarrier);
-
         let mut blocks = blocks.peekable();
         if blocks.peek().is_none() {
             return Err(Error::EmptyPacket);
         }
-        while let Some(b) = blocks.next() {
+        while let Some(block) = blocks.next() {
             let last = blocks.peek().is_none();
-            if rx_count >= C::MAX_TX_DESCS_PER_PACKET {
-                return Err(Error::PacketTooManyDescriptors {
-                    max: C::MAX_TX_DESCS_PER_PACKET,
-                });
-            }
-            let len = encode_size(b.size)?;
-            bytes = bytes.saturating_add(u64::from(b.size));
-            if bytes > u64::from(MAX_PACKET_BYTES) {
-                return Err(Error::PacketTooLarge {
-                    bytes,
-                    max: MAX_PACKET_BYTES,
-                });
-            }
-            let lc = flags
-                .with_len(len)
-                .with_ring_id(tx.ring_id)
-                .with_first(rx_count == 0)
-                .with_last(last);
-            let d = Descriptor::from(TxDesc {
-                len_ctrl: lc,
-                meta_ctrl: meta,
-                buf_ptr: b.src,
+            self.put_block(&mut b, block, last, opts)?;
+        }
+        if b.rx_bytes != b.bytes {
+            return Err(Error::PacketSidesDiffer {
+                tx_bytes: b.bytes,
+                rx_bytes: b.rx_bytes,
             });
-            self.put_tx(&mut tx, &mut tx_count, tx_room, d)?;
-
-            if rx_count >= rx_room {
-                return Err(Error::RingFull {
-                    ring: Direction::Rx,
-                    needed: rx_count.saturating_add(1),
-                    available: rx_room,
-                });
-            }
-            let rlc = RxLenCtrl::new()
-                .with_len(len)
-                .with_ring_id(rx.ring_id)
-                .with_strong_order_wr(opts.barrier == Barrier::Sow)
-                .with_int_en(last && opts.dst_interrupt);
-            let d = Descriptor::from(RxDesc {
-                len_ctrl: rlc,
-                buf2_ptr_lo: 0,
-                buf1_ptr: b.dst,
-            });
-            self.rx_mut().store_mut().store(rx.next, d)?;
-            rx = self.rx().ring().advance(rx, 1);
-            rx_count += 1;
         }
         // Publish: both rings move past the whole packet at once.
-        self.rx_mut().ring_mut().commit(rx);
-        self.tx_mut().ring_mut().commit(tx);
+        self.rx_mut().ring_mut().commit(b.rx);
+        self.tx_mut().ring_mut().commit(b.tx);
         Ok(PacketSlots {
             tx_start: tx_start.next,
-            tx_count,
+            tx_count: b.tx_count,
             rx_start: rx_start.next,
-            rx_count,
-            bytes,
+            rx_count: b.rx_count,
+            bytes: b.bytes,
         })
+    }
+
+    /// One data block: its TX descriptor, then its RX descriptor, into the free slots at
+    /// the build's cursors.
+    ///
+    /// Seed: `flags` (CONCAT when a CME descriptor leads) and `meta` are the same for every
+    /// TX data descriptor. Where a barrier goes is the project's choice, by the kernel's
+    /// barrier table: type 1 sets TX bit 30 in `flags`, type 2 the `meta_ctrl` write barrier
+    /// (which is what the seed's `set_dmb` sets).
+    fn put_block<C: PacketCaps>(
+        &mut self,
+        b: &mut PacketBuild,
+        block: SgBlock,
+        last: bool,
+        opts: &PacketOptions<C>,
+    ) -> Result<(), Error> {
+        if b.rx_count >= C::MAX_TX_DESCS_PER_PACKET {
+            return Err(Error::PacketTooManyDescriptors {
+                max: C::MAX_TX_DESCS_PER_PACKET,
+            });
+        }
+        let len = encode_size(block.src.size)?;
+        b.bytes = b.bytes.saturating_add(u64::from(block.src.size));
+        if b.bytes > u64::from(MAX_PACKET_BYTES) {
+            return Err(Error::PacketTooLarge {
+                bytes: b.bytes,
+                max: MAX_PACKET_BYTES,
+            });
+        }
+        let len_ctrl = TxLenCtrl::new()
+            .with_concat(opts.cme_index.is_some())
+            .with_dmb(opts.barrier == Barrier::Dmb)
+            .with_len(len)
+            .with_ring_id(b.tx.ring_id)
+            .with_first(b.rx_count == 0)
+            .with_last(last);
+        let d = Descriptor::from(TxDesc {
+            len_ctrl,
+            meta_ctrl: MetaCtrl::new().with_write_barrier(opts.barrier == Barrier::WriteBarrier),
+            buf_ptr: block.src.addr,
+        });
+        self.put_tx(&mut b.tx, &mut b.tx_count, b.tx_room, d)?;
+
+        if b.rx_count >= b.rx_room {
+            return Err(Error::RingFull {
+                ring: Direction::Rx,
+                needed: b.rx_count.saturating_add(1),
+                available: b.rx_room,
+            });
+        }
+        let rx_len = encode_size(block.dst.size)?;
+        b.rx_bytes = b.rx_bytes.saturating_add(u64::from(block.dst.size));
+        let len_ctrl = RxLenCtrl::new()
+            .with_len(rx_len)
+            .with_ring_id(b.rx.ring_id)
+            .with_strong_order_wr(opts.barrier == Barrier::Sow)
+            .with_int_en(last && opts.dst_interrupt);
+        let d = Descriptor::from(RxDesc {
+            len_ctrl,
+            buf2_ptr_lo: 0,
+            buf1_ptr: block.dst.addr,
+        });
+        self.rx_mut().store_mut().store(b.rx.next, d)?;
+        b.rx = self.rx().ring().advance(b.rx, 1);
+        b.rx_count += 1;
+        Ok(())
     }
 
     fn put_tx(
@@ -357,4 +438,42 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
         *count += 1;
         Ok(())
     }
+}
+
+/// A packet being built: the free slots it writes (nothing published until it is whole).
+struct PacketBuild {
+    tx_room: u32,
+    rx_room: u32,
+    tx: crate::ring::Cursor,
+    rx: crate::ring::Cursor,
+    tx_count: u32,
+    rx_count: u32,
+    /// TX (packet) bytes so far.
+    bytes: u64,
+    /// RX bytes so far.
+    rx_bytes: u64,
+}
+
+/// The seed's order of checks before anything is built (seed 004 §1 `build_packet`): the
+/// block cap first (a count the iterator reports up front; one it does not know is counted
+/// as the blocks come), then the notification gate, then SOW.
+fn check_gates<C: PacketCaps>(count_hint: usize, opts: &PacketOptions<C>) -> Result<(), Error> {
+    if count_hint > usize::try_from(C::MAX_TX_DESCS_PER_PACKET).unwrap_or(usize::MAX) {
+        return Err(Error::PacketTooManyDescriptors {
+            max: C::MAX_TX_DESCS_PER_PACKET,
+        });
+    }
+    if opts.notification_mask != 0 {
+        return Err(if C::HAS_NOTIFICATION_MASK {
+            Error::NotificationMaskEncodingUnknown {
+                mask: opts.notification_mask,
+            }
+        } else {
+            Error::NotificationMaskUnsupported
+        });
+    }
+    if opts.barrier == Barrier::Sow && !C::HAS_STRONG_ORDER {
+        return Err(Error::StrongOrderUnsupported);
+    }
+    Ok(())
 }

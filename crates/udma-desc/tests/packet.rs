@@ -3,7 +3,8 @@
 mod common;
 use common::{V2, V3, V4, pair};
 use udma_desc::{
-    Barrier, CopyBlock, Direction, Error, MAX_PACKET_BYTES, PacketOptions, cme_descriptor,
+    Barrier, CopyBlock, Direction, Error, MAX_PACKET_BYTES, PacketOptions, Segment, SgBlock,
+    cme_descriptor,
 };
 
 fn blocks(n: u32, size: u32) -> impl Iterator<Item = CopyBlock> {
@@ -285,4 +286,107 @@ fn packet_across_the_wrap_stamps_both_phases() {
         .collect();
     assert_eq!(ids, [1, 1, 2, 2]);
     assert_eq!(p.tx().ring().ring_id().get(), 2);
+}
+
+fn seg(addr: u64, size: u32) -> Segment {
+    Segment { addr, size }
+}
+
+/// Seed 004 §1 `build_packet`: the TX loop and the RX loop each call `fetch_block`
+/// `num_blocks` times, so the source and the destination may be split at different places.
+#[test]
+fn scatter_gather_splits_each_side_on_its_own() {
+    let sg = [
+        SgBlock {
+            src: seg(0x1000, 100),
+            dst: seg(0x8000, 64),
+        },
+        SgBlock {
+            src: seg(0x2000, 28),
+            dst: seg(0x9000, 64),
+        },
+        SgBlock {
+            src: seg(0x3000, 4),
+            dst: seg(0xa000, 4),
+        },
+    ];
+    let mut p = pair(64);
+    let opts = PacketOptions::<V3>::new().with_strong_order();
+    let s = p.packet_prepare_sg(sg, &opts).unwrap();
+    assert_eq!((s.tx_count, s.rx_count, s.bytes), (3, 3, 132));
+    for (i, b) in (0u32..).zip(&sg) {
+        let t = p.tx().load(i).unwrap().as_tx();
+        assert_eq!((t.len_ctrl.size(), t.buf_ptr), (b.src.size, b.src.addr));
+        assert_eq!((t.len_ctrl.first(), t.len_ctrl.last()), (i == 0, i == 2));
+        let r = p.rx().load(i).unwrap().as_rx();
+        assert_eq!((r.len_ctrl.size(), r.buf1_ptr), (b.dst.size, b.dst.addr));
+        assert!(r.len_ctrl.strong_order_wr(), "SOW on every RX descriptor");
+    }
+}
+
+/// The symmetric case: `packet_prepare` of copy blocks writes the bytes `packet_prepare_sg`
+/// writes for the same blocks, with a CME descriptor, a barrier and an interrupt.
+#[test]
+fn copy_blocks_are_the_symmetric_scatter_gather() {
+    let opts = PacketOptions::<V2>::new()
+        .with_cme_index(1)
+        .unwrap()
+        .with_barrier(Barrier::Dmb)
+        .with_dst_interrupt(true);
+    let (mut a, mut b) = (pair(64), pair(64));
+    let sa = a.packet_prepare(blocks(5, 300), &opts).unwrap();
+    let sb = b
+        .packet_prepare_sg(blocks(5, 300).map(SgBlock::from), &opts)
+        .unwrap();
+    assert_eq!(sa, sb);
+    for i in 0..6 {
+        assert_eq!(a.tx().load(i).unwrap(), b.tx().load(i).unwrap(), "TX {i}");
+    }
+    for i in 0..5 {
+        assert_eq!(a.rx().load(i).unwrap(), b.rx().load(i).unwrap(), "RX {i}");
+    }
+}
+
+/// Destination segments that do not hold exactly the packet, or one of size 0, are refused
+/// and neither ring moves.
+#[test]
+fn scatter_gather_sides_must_add_up() {
+    let mut p = pair(64);
+    let short = [
+        SgBlock {
+            src: seg(0x1000, 64),
+            dst: seg(0x8000, 60),
+        },
+        SgBlock {
+            src: seg(0x2000, 64),
+            dst: seg(0x9000, 60),
+        },
+    ];
+    assert_eq!(
+        p.packet_prepare_sg(short, &PacketOptions::<V4>::new()),
+        Err(Error::PacketSidesDiffer {
+            tx_bytes: 128,
+            rx_bytes: 120
+        })
+    );
+    let empty_dst = [SgBlock {
+        src: seg(0x1000, 64),
+        dst: seg(0x8000, 0),
+    }];
+    assert_eq!(
+        p.packet_prepare_sg(empty_dst, &PacketOptions::<V4>::new()),
+        Err(Error::ZeroSize)
+    );
+    assert_eq!(
+        (p.tx().ring().next_index(), p.rx().ring().next_index()),
+        (0, 0)
+    );
+    assert_eq!(
+        Error::PacketSidesDiffer {
+            tx_bytes: 128,
+            rx_bytes: 120
+        }
+        .to_string(),
+        "packet reads 128 bytes but its destination segments hold 120"
+    );
 }
