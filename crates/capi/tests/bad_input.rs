@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{Cc, c_source};
+use common::{Cc, c_source, run_c};
 
 #[test]
 fn every_bad_call_returns_its_errno_and_the_process_survives() {
@@ -15,21 +15,12 @@ fn every_bad_call_returns_its_errno_and_the_process_survives() {
     for arch in [2u8, 3, 4] {
         let exe = tmp.path().join(format!("bad_v{arch}"));
         cc.build(&exe, &[c_source("bad_input.c")], Some(arch), false);
-        let out = std::process::Command::new(&exe)
-            .arg(empty.path())
-            .arg(
-                (khal::regs::unit::M2S_BASE
-                    + <khal::regs::m2s::DmaVersion as mmio::Register>::OFFSET)
-                    .to_string(),
-            )
-            .output()
-            .unwrap();
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success(),
-            "v{arch}: {:?}\n{stdout}{}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
+        let revision =
+            khal::regs::unit::M2S_BASE + <khal::regs::m2s::DmaVersion as mmio::Register>::OFFSET;
+        let stdout = run_c(
+            &exe,
+            [empty.path().as_os_str(), revision.to_string().as_ref()],
+            &format!("v{arch}"),
         );
         assert!(stdout.starts_with("survived "), "{stdout}");
     }

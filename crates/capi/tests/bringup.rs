@@ -10,7 +10,7 @@ use khal::udma::{EngineParams, RingConfig, Udma};
 use mmio::{Access, FakeRegs, Register};
 use udma_desc::{Direction, Doorbell, QueueId};
 
-use common::{Cc, c_source};
+use common::Cc;
 
 /// Byte offset of the revision register in the unit.
 fn revision_offset() -> usize {
@@ -54,19 +54,7 @@ fn rust_trace<A: Arch>() -> String {
 }
 
 fn c_trace(cc: &Cc, arch: u8) -> String {
-    let tmp = tempfile::tempdir().unwrap();
-    let exe = tmp.path().join("bringup");
-    cc.build(&exe, &[c_source("bringup.c")], Some(arch), false);
-    let out = std::process::Command::new(&exe)
-        .arg(revision_offset().to_string())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    cc.run("bringup.c", arch, &[revision_offset().to_string()])
 }
 
 fn check<A: Arch>(cc: &Cc) {

@@ -16,7 +16,7 @@ use udma_desc::{
     Reservation, RingPair, U3,
 };
 
-use common::{Cc, c_source};
+use common::{Cc, c_source, run_c};
 
 /// Queue 0's ring size in `builders.c` (16 usable slots).
 const SMALL: usize = 32;
@@ -269,14 +269,7 @@ fn check<A: Arch + PacketCaps>(cc: &Cc) {
         Some(generation),
         generation == 2,
     );
-    let out = std::process::Command::new(&exe).output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "V{generation}: {:?}\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = run_c(&exe, [""; 0], &format!("V{generation}"));
     let rust = rust_log::<A>();
     assert_eq!(
         stdout, rust,

@@ -10,7 +10,7 @@ use khal::Generation;
 use ndl_emu::EmulatedKernel;
 use ndl_fuse::{EmulatedBackend, Server};
 
-use common::{Cc, c_source};
+use common::{Cc, c_source, run_c};
 
 #[test]
 fn driver_style_copy_from_c_over_fuse_on_every_generation() {
@@ -30,17 +30,7 @@ fn driver_style_copy_from_c_over_fuse_on_every_generation() {
         let arch = g.number();
         let exe = tmp.path().join(format!("driver_copy_v{arch}"));
         cc.build(&exe, &[c_source("driver_copy.c")], Some(arch), false);
-        let out = std::process::Command::new(&exe)
-            .arg(dir.path())
-            .output()
-            .unwrap();
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success(),
-            "V{arch}: {:?}\n{stdout}{}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let stdout = run_c(&exe, [dir.path()], &format!("V{arch}"));
         let engine = if g == Generation::V2 { 32 } else { 128 };
         assert!(
             stdout.starts_with(&format!("copied 263144 x 12 on engine {engine} queue ")),

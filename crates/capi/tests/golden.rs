@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Cc, c_source, crate_dir};
+use common::{Cc, c_source, crate_dir, run_c};
 
 #[test]
 fn every_golden_pair_is_built_byte_for_byte_from_c() {
@@ -15,16 +15,7 @@ fn every_golden_pair_is_built_byte_for_byte_from_c() {
     for (arch, static_link) in [(2, true), (3, false), (4, false)] {
         let exe = tmp.path().join(format!("golden_v{arch}"));
         cc.build(&exe, &[c_source("golden.c")], Some(arch), static_link);
-        let out = std::process::Command::new(&exe)
-            .arg(&vectors)
-            .output()
-            .unwrap();
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success(),
-            "v{arch}: {stdout}{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let stdout = run_c(&exe, [&vectors], &format!("v{arch}"));
         // The sample's 40 cases: 29 the kernel builds (one of them size 0, built here as
         // 65536), 11 it refuses (5 bad barriers, 6 sizes above 64 KiB); V2 also refuses
         // the buildable SOW ones (3).

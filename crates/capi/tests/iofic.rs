@@ -13,7 +13,7 @@ use iofic::layout::{GEN_BASE_IN_UNIT, GROUP_STRIDE, SECONDARY_BASE_IN_UNIT};
 use khal::Arch;
 use mmio::{Access, FakeRegs, MmioExt, Register, Window};
 
-use common::{Cc, c_source};
+use common::Cc;
 
 const IOFIC_TSV: &str = include_str!("data/iofic.tsv");
 
@@ -75,20 +75,7 @@ fn tsv_writes(section: &str) -> String {
 }
 
 fn run_c(cc: &Cc, arch: u8) -> String {
-    let tmp = tempfile::tempdir().unwrap();
-    let exe = tmp.path().join("iofic");
-    cc.build(&exe, &[c_source("iofic.c")], Some(arch), false);
-    let out = std::process::Command::new(&exe)
-        .arg(revision_offset().to_string())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "V{arch}: {:?}\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    cc.run("iofic.c", arch, &[revision_offset().to_string()])
 }
 
 /// What the primitives of `iofic.c` must send. Seed 004 §4: the per-group 0x40-byte window

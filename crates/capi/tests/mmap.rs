@@ -10,7 +10,7 @@ mod common;
 
 use khal::Generation;
 
-use common::{Cc, c_source};
+use common::{Cc, c_source, run_c};
 
 const TABLE: &str = include_str!("data/mmap-special.tsv");
 
@@ -55,18 +55,7 @@ fn run(cc: &Cc, g: Generation, table: &[Special]) -> String {
     let exe = tmp.path().join("mmap");
     cc.build(&exe, &[c_source("mmap.c")], Some(arch), arch == 4);
     let args = table.iter().flat_map(|s| s.triple.map(|v| v.to_string()));
-    let out = std::process::Command::new(&exe)
-        .args(args)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    assert!(
-        out.status.success(),
-        "V{arch}: {:?}\n{stdout}{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    stdout
+    run_c(&exe, args, &format!("V{arch}"))
 }
 
 #[test]

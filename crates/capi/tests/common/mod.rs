@@ -106,6 +106,15 @@ impl Cc {
             String::from_utf8_lossy(&out.stderr)
         );
     }
+
+    /// Builds `tests/c/<source>` for `arch` against the shared library in a fresh
+    /// directory, runs it with `args` and returns its stdout ([`run_c`]).
+    pub fn run(&self, source: &str, arch: u8, args: &[String]) -> String {
+        let tmp = tempfile::tempdir().unwrap();
+        let exe = tmp.path().join(source.trim_end_matches(".c"));
+        self.build(&exe, &[c_source(source)], Some(arch), false);
+        run_c(&exe, args, &format!("{source} for V{arch}"))
+    }
 }
 
 /// A C source of `tests/c/`.
@@ -128,4 +137,22 @@ pub fn link_shared(c: &mut Command) {
 /// Links against `libneuron_hal.a` of this build.
 pub fn link_static(c: &mut Command) {
     c.arg(lib_dir().join("libneuron_hal.a")).args(STATIC_LIBS);
+}
+
+/// Runs the C test program `exe` with `args`; asserts that it exited 0 (naming `what`, its
+/// status, what it printed and its stderr) and returns its stdout.
+pub fn run_c<I, S>(exe: &std::path::Path, args: I, what: &str) -> String
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let out = Command::new(exe).args(args).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{what}: {:?}\n{stdout}{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
 }
