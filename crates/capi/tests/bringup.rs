@@ -7,15 +7,10 @@ mod common;
 
 use khal::Arch;
 use khal::udma::{EngineParams, RingConfig, Udma};
-use mmio::{Access, FakeRegs, Register};
+use mmio::FakeRegs;
 use udma_desc::{Direction, Doorbell, QueueId};
 
-use common::Cc;
-
-/// Byte offset of the revision register in the unit.
-fn revision_offset() -> usize {
-    khal::regs::unit::M2S_BASE + khal::regs::m2s::DmaVersion::OFFSET
-}
+use common::{Cc, revision_offset, trace_text};
 
 /// khal's trace of what `tests/c/bringup.c` asks for.
 fn rust_trace<A: Arch>() -> String {
@@ -43,14 +38,7 @@ fn rust_trace<A: Arch>() -> String {
     udma.pause_queue(Direction::Rx, q).unwrap();
     udma.enable_queue(Direction::Rx, q).unwrap();
     udma.ring_rx(q, 1);
-    assert_eq!(regs.lost(), 0);
-    regs.trace()
-        .iter()
-        .map(|a| match *a {
-            Access::Read { offset, value } => format!("R {offset:x} {value:x}\n"),
-            Access::Write { offset, value } => format!("W {offset:x} {value:x}\n"),
-        })
-        .collect()
+    trace_text(&regs)
 }
 
 fn c_trace(cc: &Cc, arch: u8) -> String {

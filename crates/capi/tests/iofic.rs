@@ -11,7 +11,7 @@ mod common;
 use iofic::Control;
 use iofic::layout::{GEN_BASE_IN_UNIT, GROUP_STRIDE, SECONDARY_BASE_IN_UNIT};
 use khal::Arch;
-use mmio::{Access, FakeRegs, MmioExt, Register, Window};
+use mmio::{FakeRegs, MmioExt, Window};
 
 use common::Cc;
 
@@ -21,20 +21,7 @@ const IOFIC_TSV: &str = include_str!("data/iofic.tsv");
 const LEVEL: usize = 0x3a000;
 const _: () = assert!(LEVEL == SECONDARY_BASE_IN_UNIT);
 
-fn revision_offset() -> usize {
-    khal::regs::unit::M2S_BASE + khal::regs::m2s::DmaVersion::OFFSET
-}
-
-fn text<const R: usize, const T: usize>(regs: &FakeRegs<R, T>) -> String {
-    assert_eq!(regs.lost(), 0);
-    regs.trace()
-        .iter()
-        .map(|a| match *a {
-            Access::Read { offset, value } => format!("R {offset:x} {value:x}\n"),
-            Access::Write { offset, value } => format!("W {offset:x} {value:x}\n"),
-        })
-        .collect()
-}
+use common::{revision_offset, trace_text as text};
 
 /// `iofic::Group` doing what `primitives()` of `iofic.c` asks for.
 fn rust_primitives() -> String {

@@ -156,3 +156,22 @@ where
     );
     stdout
 }
+
+/// The register the C programs read the UDMA revision from (`m2s_feature.dma_version`), the
+/// offset they are given on their command line.
+pub fn revision_offset() -> usize {
+    khal::regs::unit::M2S_BASE + <khal::regs::m2s::DmaVersion as mmio::Register>::OFFSET
+}
+
+/// A recording register block's accesses as `R|W offset value` lines (hex), the form the C
+/// programs print theirs in; asserts that the recorder lost none.
+pub fn trace_text<const R: usize, const T: usize>(regs: &mmio::FakeRegs<R, T>) -> String {
+    assert_eq!(regs.lost(), 0);
+    regs.trace()
+        .iter()
+        .map(|a| match *a {
+            mmio::Access::Read { offset, value } => format!("R {offset:x} {value:x}\n"),
+            mmio::Access::Write { offset, value } => format!("W {offset:x} {value:x}\n"),
+        })
+        .collect()
+}
