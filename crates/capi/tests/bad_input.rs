@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{Cc, c_source, run_c};
+use common::{Cc, c_source, revision_offset, run_c};
 
 #[test]
 fn every_bad_call_returns_its_errno_and_the_process_survives() {
@@ -15,8 +15,7 @@ fn every_bad_call_returns_its_errno_and_the_process_survives() {
     for arch in [2u8, 3, 4] {
         let exe = tmp.path().join(format!("bad_v{arch}"));
         cc.build(&exe, &[c_source("bad_input.c")], Some(arch), false);
-        let revision =
-            khal::regs::unit::M2S_BASE + <khal::regs::m2s::DmaVersion as mmio::Register>::OFFSET;
+        let revision = revision_offset();
         let stdout = run_c(
             &exe,
             [empty.path().as_os_str(), revision.to_string().as_ref()],
