@@ -346,48 +346,58 @@ impl Scenario {
                 d.window(Self::unit_base(unit) + Self::queue_base(dir, q))
                     .write::<kq::DrtpInc>(TailInc::new().with_val(u32::from(count)));
             }
-            op::QUEUE_SETUP => {
-                let (unit, q, region) = (c.u8()?, c.u8()?, c.u8()?);
-                let (tx_slot, rx_slot, len) = (c.u16()?, c.u16()?, c.u8()?);
-                let base = region_base(region);
-                for (dir, slot) in [(0u8, tx_slot), (1u8, rx_slot)] {
-                    let qw = d.window(Self::unit_base(unit) + Self::queue_base(dir, q));
-                    let ring = base + u64::from(slot) * 16;
-                    qw.write::<kq::Cfg>(QueueCfg::RESET);
-                    qw.write32(
-                        Self::sw_ctrl(dir),
-                        QSwCtrl::new().with_rst_q(true).into_bits(),
-                    );
-                    qw.write::<kq::DrbpLow>((ring & 0xffff_ffff) as u32);
-                    qw.write::<kq::DrbpHigh>((ring >> 32) as u32);
-                    qw.write::<kq::Drl>(RingLen::new().with_descs(u32::from(len)));
-                    qw.write::<kq::Cfg>(QueueCfg::RESET.enabled());
-                }
-            }
+            op::QUEUE_SETUP => self.queue_setup(c)?,
             op::RAW_MEM_WRITE => {
                 let addr = c.u64()?;
                 let (n, byte) = (usize::from(c.u8()?), c.u8()?);
                 let _ = d.with_memory(|m| m.fill(addr, n, byte));
             }
-            op::ENGINE_UP => {
-                let u = d.window(Self::unit_base(c.u8()?));
-                u.write::<m2s::CfgLenReg>(
-                    m2s::CfgLen::new()
-                        .with_max_pkt_size(packet_max())
-                        .with_encode_64k(true),
-                );
-                for g in 0..2 {
-                    let group = SECONDARY_BASE_IN_UNIT + g * GROUP_STRIDE;
-                    u.write32(group + ABORT_MASK, 0);
-                    u.write32(group + MASK_CLEAR, 0);
-                }
-                let normal = ChangeStateCmd::new().with_normal(true);
-                u.window(ub::M2S_BASE).write::<m2s::ChangeState>(normal);
-                u.window(ub::S2M_BASE).write::<s2m::ChangeState>(normal);
-            }
+            op::ENGINE_UP => self.engine_up(c.u8()?),
             _ => {}
         }
         Some(())
+    }
+
+    /// `QUEUE_SETUP unit q region tx_slot rx_slot len`: both rings of queue `q` reset,
+    /// placed at the slots of `region` and enabled, as a bring-up writes them.
+    fn queue_setup(&self, c: &mut Cursor<'_>) -> Option<()> {
+        let d = &self.device;
+        let (unit, q, region) = (c.u8()?, c.u8()?, c.u8()?);
+        let (tx_slot, rx_slot, len) = (c.u16()?, c.u16()?, c.u8()?);
+        let base = region_base(region);
+        for (dir, slot) in [(0u8, tx_slot), (1u8, rx_slot)] {
+            let qw = d.window(Self::unit_base(unit) + Self::queue_base(dir, q));
+            let ring = base + u64::from(slot) * 16;
+            qw.write::<kq::Cfg>(QueueCfg::RESET);
+            qw.write32(
+                Self::sw_ctrl(dir),
+                QSwCtrl::new().with_rst_q(true).into_bits(),
+            );
+            qw.write::<kq::DrbpLow>((ring & 0xffff_ffff) as u32);
+            qw.write::<kq::DrbpHigh>((ring >> 32) as u32);
+            qw.write::<kq::Drl>(RingLen::new().with_descs(u32::from(len)));
+            qw.write::<kq::Cfg>(QueueCfg::RESET.enabled());
+        }
+        Some(())
+    }
+
+    /// `ENGINE_UP unit`: the packet limit, both secondary groups' abort and causes
+    /// unmasked, and both directions to NORMAL.
+    fn engine_up(&self, unit: u8) {
+        let u = self.device.window(Self::unit_base(unit));
+        u.write::<m2s::CfgLenReg>(
+            m2s::CfgLen::new()
+                .with_max_pkt_size(packet_max())
+                .with_encode_64k(true),
+        );
+        for g in 0..2 {
+            let group = SECONDARY_BASE_IN_UNIT + g * GROUP_STRIDE;
+            u.write32(group + ABORT_MASK, 0);
+            u.write32(group + MASK_CLEAR, 0);
+        }
+        let normal = ChangeStateCmd::new().with_normal(true);
+        u.window(ub::M2S_BASE).write::<m2s::ChangeState>(normal);
+        u.window(ub::S2M_BASE).write::<s2m::ChangeState>(normal);
     }
 }
 
