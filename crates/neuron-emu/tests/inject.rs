@@ -85,7 +85,10 @@ fn stall_holds_the_queue_until_the_next_doorbell<A: Arch>() {
     let head = rig.dev.queue_head(ENGINE, Dir::Tx, 3).unwrap();
     assert_eq!(head.index, 0);
     for group in 0..3 {
-        assert_eq!(rig.dev.iofic_cause(ENGINE, Level::Secondary, group), Some(0));
+        assert_eq!(
+            rig.dev.iofic_cause(ENGINE, Level::Secondary, group),
+            Some(0)
+        );
     }
     assert_eq!(udma.state(Dir::Tx), UdmaState::Normal);
     udma_desc::Doorbell::ring_tx(&udma, udma_desc::QueueId::new(3).unwrap(), 0);
@@ -102,7 +105,11 @@ fn only_the_armed_queues_tx_doorbell_fires() {
     rig.copy_one(&mut pair, 64, 4);
     pair.copy_start(&udma, 1, 1).unwrap();
     rig.run_clean(1);
-    assert_eq!(rig.dev.armed_injections().len(), 1, "queue 2 is not queue 3");
+    assert_eq!(
+        rig.dev.armed_injections().len(),
+        1,
+        "queue 2 is not queue 3"
+    );
 }
 
 /// Every register write counts, through BAR0 and through a target-id block; reads do not.
@@ -119,7 +126,13 @@ fn the_write_log_counts_writes_not_reads() {
     rig.dev.write32(base + 0x204, 1);
     rig.dev.tgtid_block(ENGINE).unwrap().write32(0x800, 1);
     assert_eq!(rig.dev.register_writes(), before + 2);
-    let last: Vec<_> = rig.dev.recent_register_writes().into_iter().rev().take(2).collect();
+    let last: Vec<_> = rig
+        .dev
+        .recent_register_writes()
+        .into_iter()
+        .rev()
+        .take(2)
+        .collect();
     assert_eq!(last[1].offset, base + 0x204);
     assert_eq!(last[0].window, WriteWindow::Tgtid { unit: ENGINE });
 }
