@@ -39,7 +39,8 @@ pub enum Command {
     /// Say whether a runtime of a compatibility version can run on a device, a driver
     /// release or the built-in model, and why not.
     Compat(CompatArgs),
-    /// Print the UDMA register map with offsets.
+    /// Print the UDMA register map with offsets; `regs read` and `regs dump` read a device's
+    /// registers through BAR_READ and decode them by field.
     Regs(RegsArgs),
     /// Identify a chip generation from its PCI device id (or --arch); print capabilities and
     /// scalars.
@@ -288,15 +289,71 @@ pub enum BlockName {
     Iofic,
 }
 
-/// `neuron-tool regs`.
+/// `neuron-tool regs`: the map (`--arch`), or a device's registers (`read`, `dump`).
 #[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct RegsArgs {
-    /// Chip generation.
-    #[arg(long, value_enum)]
-    pub arch: ArchName,
+    /// Read registers instead of printing the map.
+    #[command(subcommand)]
+    pub action: Option<RegsCommand>,
+    /// Chip generation whose map to print.
+    #[arg(long, value_enum, required = true)]
+    pub arch: Option<ArchName>,
     /// Only this block.
     #[arg(long, value_enum)]
     pub block: Option<BlockName>,
+}
+
+/// `neuron-tool regs read|dump`.
+#[derive(Debug, Subcommand)]
+pub enum RegsCommand {
+    /// Read one engine's registers through BAR_READ (the driver's read path, at most 100
+    /// per call) and print each as BAR0 offset, unit offset, name, raw value and fields.
+    /// Nothing is written; registers whose read would change them are not read.
+    Read(RegsReadArgs),
+    /// Read every UDMA block of every engine (as `read` does for one).
+    Dump(RegsDumpArgs),
+}
+
+/// `neuron-tool regs read`.
+#[derive(Debug, Args)]
+pub struct RegsReadArgs {
+    /// A device node (e.g. /dev/neuron0, or a served DIR/neuron0); without it the built-in
+    /// device model.
+    #[arg(long)]
+    pub device: Option<PathBuf>,
+    /// Chip generation of the built-in model (a device reports its own).
+    #[arg(long, value_enum, default_value_t = ArchName::Cayman)]
+    pub arch: ArchName,
+    /// The DMA engine (the driver's global id).
+    #[arg(long)]
+    pub engine: u32,
+    /// Only this block.
+    #[arg(long, value_enum)]
+    pub block: Option<BlockName>,
+    /// Only this queue's blocks (0..15; implies --block queue).
+    #[arg(long)]
+    pub queue: Option<u32>,
+    /// Only registers of this name (`m2s.state`, `tdrhp`, `m2s_q[3].tdrhp`, ...).
+    #[arg(long)]
+    pub register: Option<String>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `neuron-tool regs dump`.
+#[derive(Debug, Args)]
+pub struct RegsDumpArgs {
+    /// A device node; without it the built-in device model.
+    #[arg(long)]
+    pub device: Option<PathBuf>,
+    /// Chip generation of the built-in model (a device reports its own).
+    #[arg(long, value_enum, default_value_t = ArchName::Cayman)]
+    pub arch: ArchName,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `neuron-tool arch`.

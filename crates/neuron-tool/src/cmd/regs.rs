@@ -18,7 +18,7 @@ use khal::regs::{Placed, RegisterBlock, Source, in_block};
 
 use crate::arch_select::{ArchVisitor, dispatch};
 use crate::cli::{BlockName, RegsArgs};
-use crate::error::Result;
+use crate::error::{Result, ToolError};
 
 /// One line of the map: offset from the unit base, offset in the block, name.
 fn row(out: &mut impl Write, abs: usize, rel: usize, name: &str) -> std::io::Result<()> {
@@ -178,6 +178,9 @@ pub fn run(args: &RegsArgs, out: &mut impl Write) -> Result<()> {
             print::<A>(self.0, self.1)
         }
     }
-    dispatch(args.arch.generation(), Map(out, args.block))??;
+    let arch = args
+        .arch
+        .ok_or_else(|| ToolError::BadArgument("regs needs --arch (or read, dump)".into()))?;
+    dispatch(arch.generation(), Map(out, args.block))??;
     Ok(())
 }
