@@ -111,9 +111,11 @@ pub struct CopyArgs {
     /// The core whose H2T engine serves the copy (without --engine).
     #[arg(long, default_value_t = 0)]
     pub nc: u32,
-    /// How descriptors reach the rings.
-    #[arg(long, value_enum, default_value_t = DeliveryName::Mmap)]
-    pub delivery: DeliveryName,
+    /// How descriptors reach the rings. Without it: an mmap of the ring memory where the
+    /// node can be mapped, else DMA_COPY_DESCRIPTORS (a FUSE-served node refuses shared
+    /// mappings); the summary says when it fell back. Given, it is used or the copy fails.
+    #[arg(long, value_enum)]
+    pub delivery: Option<DeliveryName>,
     /// Ordering barrier on the last data descriptor pair of each batch (the driver's own
     /// copies put the write barrier there).
     #[arg(long, value_enum, default_value_t = BarrierName::None)]

@@ -57,13 +57,6 @@ fn barrier_name(b: BarrierName) -> &'static str {
     }
 }
 
-fn delivery_name(d: Delivery) -> &'static str {
-    match d {
-        Delivery::Mmap => "mmap",
-        Delivery::CopyDescriptors => "copy-descriptors",
-    }
-}
-
 /// Checks the arguments (queue, ring size, size) and turns them into the library's options.
 pub fn plan(args: &CopyArgs) -> Result<Plan> {
     let queue = QueueId::new(args.queue).map_err(|e| ToolError::BadArgument(e.to_string()))?;
@@ -80,8 +73,9 @@ pub fn plan(args: &CopyArgs) -> Result<Plan> {
             None => QueueChoice::H2tService { nc: args.nc },
         },
         delivery: match args.delivery {
-            DeliveryName::Mmap => Delivery::Mmap,
-            DeliveryName::CopyDescriptors => Delivery::CopyDescriptors,
+            Some(DeliveryName::Mmap) => Delivery::Mmap,
+            Some(DeliveryName::CopyDescriptors) => Delivery::CopyDescriptors,
+            None => Delivery::Auto,
         },
         ring_entries: args.ring_size,
         barrier: args.barrier.barrier(),
@@ -259,11 +253,13 @@ pub fn copy_on<K: Kernel>(
         } else {
             "driver"
         },
-        delivery: if plan.register_level {
-            "mmap"
-        } else {
-            delivery_name(plan.options.delivery)
-        },
+        delivery: report.delivery.name(),
+        delivery_fallback: report.mmap_refused.map(|errno| {
+            format!(
+                "the node cannot be mmap'd ({errno}), so descriptors went through \
+                 DMA_COPY_DESCRIPTORS and the completion word through MEM_BUF_COPY"
+            )
+        }),
         engine: report.engine,
         queue: report.queue,
         barrier: barrier_name(args.barrier),
