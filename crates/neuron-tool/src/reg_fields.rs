@@ -292,7 +292,10 @@ mod tests {
         assert_eq!(CauseSet::S2m.names(1 << 11), ["PREFETCH_RING_ID"]);
         assert_eq!(CauseSet::PrimaryD.names(0x100), ["GROUP_D_M2S"]);
         assert_eq!(CauseSet::Queues.names(0b1001), ["queue0", "queue3"]);
-        assert!(CauseSet::Unnamed.names(u32::MAX).is_empty(), "no source names them");
+        assert!(
+            CauseSet::Unnamed.names(u32::MAX).is_empty(),
+            "no source names them"
+        );
     }
 
     #[test]

@@ -39,7 +39,15 @@ fn a_served_node_falls_back_to_copy_descriptors_and_says_so() {
         assert_eq!(v["delivery"], "copy-descriptors");
         assert!(v["delivery_fallback"].is_string(), "{json}");
         // Asked for by name, mmap is tried and its refusal is the error.
-        let args = ["copy", "--size", "4KiB", "--delivery", "mmap", "--device", &node];
+        let args = [
+            "copy",
+            "--size",
+            "4KiB",
+            "--delivery",
+            "mmap",
+            "--device",
+            &node,
+        ];
         let e = run(&args).unwrap_err().to_string();
         assert!(e.contains("mmap") && e.contains("No such device"), "{e}");
         server.stop().unwrap();

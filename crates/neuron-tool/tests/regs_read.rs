@@ -25,9 +25,11 @@ const ARCHS: [(&str, Generation); 3] = [
 
 /// One queue's blocks of engine 4 (a core engine on every generation).
 fn queue_args(arch: &str) -> Vec<String> {
-    ["regs", "read", "--arch", arch, "--engine", "4", "--queue", "3"]
-        .map(String::from)
-        .to_vec()
+    [
+        "regs", "read", "--arch", arch, "--engine", "4", "--queue", "3",
+    ]
+    .map(String::from)
+    .to_vec()
 }
 
 #[test]
@@ -35,7 +37,10 @@ fn one_queue_of_one_engine_on_each_generation() {
     for (arch, _) in ARCHS {
         let args = queue_args(arch);
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        check(&format!("regs-read-{arch}-engine4-queue3.txt"), &output(&args));
+        check(
+            &format!("regs-read-{arch}-engine4-queue3.txt"),
+            &output(&args),
+        );
     }
 }
 
@@ -51,11 +56,20 @@ fn every_block_of_one_engine() {
 #[test]
 fn one_register_as_json() {
     let text = output(&[
-        "regs", "read", "--engine", "130", "--register", "m2s.state", "--json",
+        "regs",
+        "read",
+        "--engine",
+        "130",
+        "--register",
+        "m2s.state",
+        "--json",
     ]);
     check("regs-read-cayman-engine130-m2s-state.json", &text);
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(v["engines"][0]["registers"][0]["fields"][0]["name"], "comp_ctrl");
+    assert_eq!(
+        v["engines"][0]["registers"][0]["fields"][0]["name"],
+        "comp_ctrl"
+    );
 }
 
 #[test]
@@ -100,9 +114,17 @@ fn reading_and_dumping_write_no_register() {
     };
     let mut one = Vec::new();
     read_on(&target, &args, &mut one).unwrap();
-    assert_eq!(dev.register_writes(), before, "{:?}", dev.recent_register_writes());
+    assert_eq!(
+        dev.register_writes(),
+        before,
+        "{:?}",
+        dev.recent_register_writes()
+    );
     // The dump holds every engine as `read` prints it (V2: engines 0..33).
-    let (dump, one) = (String::from_utf8(dump).unwrap(), String::from_utf8(one).unwrap());
+    let (dump, one) = (
+        String::from_utf8(dump).unwrap(),
+        String::from_utf8(one).unwrap(),
+    );
     assert!(dump.contains(&one), "engine 33 as read is in the dump");
     assert!(dump.ends_with("34 engines, 761 registers each, 306 BAR_READ calls\n"));
 }

@@ -32,7 +32,11 @@ pub fn check(name: &str, actual: &str) {
         return;
     }
     let (e, a): (Vec<_>, Vec<_>) = (expected.lines().collect(), actual.lines().collect());
-    let at = e.iter().zip(&a).position(|(x, y)| x != y).unwrap_or(e.len().min(a.len()));
+    let at = e
+        .iter()
+        .zip(&a)
+        .position(|(x, y)| x != y)
+        .unwrap_or(e.len().min(a.len()));
     panic!(
         "{name} differs from line {}:\n  golden: {:?}\n  now:    {:?}\n({} vs {} lines; \
          {BLESS}=1 rewrites it)",
