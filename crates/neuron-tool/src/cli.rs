@@ -42,6 +42,10 @@ pub enum Command {
     /// Print the UDMA register map with offsets; `regs read` and `regs dump` read a device's
     /// registers through BAR_READ and decode them by field.
     Regs(RegsArgs),
+    /// Inspect a DMA queue of a device: state, both rings decoded, interrupt causes, and
+    /// what is wrong.
+    #[command(subcommand)]
+    Queue(QueueCommand),
     /// Identify a chip generation from its PCI device id (or --arch); print capabilities and
     /// scalars.
     Arch(ArchArgs),
@@ -356,6 +360,70 @@ pub struct RegsDumpArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `neuron-tool queue ...`.
+#[derive(Debug, Subcommand)]
+pub enum QueueCommand {
+    /// A DMA queue as the driver lets any process on the device lane see it:
+    /// DMA_QUEUE_GET_STATE, both rings read back with DMA_DESCRIPTOR_COPYOUT and decoded by
+    /// the engine walk, the unit's interrupt causes (BAR_READ), and one sentence on what is
+    /// wrong. Nothing is written. Exits non-zero when something is wrong.
+    Inspect(QueueInspectArgs),
+}
+
+/// A fault the demonstration copy of `queue inspect` on the built-in model runs into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FaultName {
+    /// A descriptor whose source lies outside memory: a bus error (DMA abort).
+    BusError,
+    /// A descriptor with the previous lap's ring id (phase).
+    RingId,
+    /// A queue init asking for more descriptors than the driver allows.
+    QueueInitLimit,
+    /// A completion that never comes: the engine takes none of the descriptors.
+    Timeout,
+}
+
+/// `neuron-tool queue inspect`.
+#[derive(Debug, Args)]
+pub struct QueueInspectArgs {
+    /// A device node (e.g. /dev/neuron0, or a served DIR/neuron0). Without it, the built-in
+    /// model: a demonstration copy runs on the queue first (with --fault, into that fault).
+    #[arg(long)]
+    pub device: Option<PathBuf>,
+    /// Chip generation of the built-in model (a device reports its own).
+    #[arg(long, value_enum, default_value_t = ArchName::Cayman)]
+    pub arch: ArchName,
+    /// The DMA engine (the driver's global id).
+    #[arg(long)]
+    pub engine: u32,
+    /// The queue of the engine (0..15).
+    #[arg(long)]
+    pub queue: u32,
+    /// Built-in model only: the fault the demonstration copy runs into.
+    #[arg(long, value_enum)]
+    pub fault: Option<FaultName>,
+    /// Descriptors listed from each ring, from just before its head (1..=65536; the walk
+    /// reads the whole ring).
+    #[arg(long, default_value_t = DEFAULT_SLOTS)]
+    pub slots: u32,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Default of `queue inspect --slots`.
+pub const DEFAULT_SLOTS: u32 = 16;
+
+/// The spelling of `fault` on the command line.
+pub fn fault_name(fault: FaultName) -> &'static str {
+    match fault {
+        FaultName::BusError => "bus-error",
+        FaultName::RingId => "ring-id",
+        FaultName::QueueInitLimit => "queue-init-limit",
+        FaultName::Timeout => "timeout",
+    }
 }
 
 /// `neuron-tool arch`.

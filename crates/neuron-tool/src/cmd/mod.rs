@@ -6,6 +6,7 @@ pub mod compat;
 pub mod copy;
 pub mod desc;
 pub mod ioctl;
+pub mod queue_inspect;
 pub mod regs;
 pub mod regs_read;
 pub mod ring;
@@ -14,7 +15,7 @@ pub mod trace;
 
 use std::io::{Read, Write};
 
-use crate::cli::{BenchCommand, Command, DescCommand, RegsCommand, RingCommand};
+use crate::cli::{BenchCommand, Command, DescCommand, QueueCommand, RegsCommand, RingCommand};
 use crate::error::Result;
 
 /// Runs `cmd`, reading `input` (only `desc build --batch` does) and writing to `out`.
@@ -31,6 +32,7 @@ pub fn run(cmd: &Command, input: impl Read, out: &mut impl Write) -> Result<()> 
             Some(RegsCommand::Dump(d)) => regs_read::dump(d, out),
             None => regs::run(a, out),
         },
+        Command::Queue(QueueCommand::Inspect(a)) => queue_inspect::run(a, out),
         Command::Arch(a) => arch::run(a, out),
         Command::Bench(BenchCommand::Build { arch, pairs }) => bench::build(*arch, *pairs, out),
         Command::Serve(a) => serve::run(a, out),

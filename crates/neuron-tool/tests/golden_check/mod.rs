@@ -50,11 +50,18 @@ pub fn check(name: &str, actual: &str) {
 
 /// What `neuron-tool ARGS` prints on stdout, run in this process; or its error.
 pub fn run(args: &[&str]) -> Result<String, neuron_tool::error::ToolError> {
+    let (out, result) = run_both(args);
+    result.map(|()| out)
+}
+
+/// What `neuron-tool ARGS` prints on stdout, and how it ends (stdout is kept on an error:
+/// `queue inspect` prints its report and fails when something is wrong).
+pub fn run_both(args: &[&str]) -> (String, Result<(), neuron_tool::error::ToolError>) {
     let cli = Cli::try_parse_from(std::iter::once("neuron-tool").chain(args.iter().copied()))
         .unwrap_or_else(|e| panic!("{args:?}: {e}"));
     let mut out = Vec::new();
-    neuron_tool::cmd::run(&cli.command, std::io::empty(), &mut out)?;
-    Ok(String::from_utf8(out).unwrap())
+    let result = neuron_tool::cmd::run(&cli.command, std::io::empty(), &mut out);
+    (String::from_utf8(out).unwrap(), result)
 }
 
 /// As [`run`], for a command that must succeed.

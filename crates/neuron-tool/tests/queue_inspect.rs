@@ -1,0 +1,213 @@
+//! `neuron-tool queue inspect`: golden logs of each fault users hit (issue 20 item 3), on the
+//! built-in model of V2, V3 and V4 and through a FUSE-served node inspected by another
+//! process, and no register write from the inspector.
+//!
+//! What each golden shows is the model's behaviour under the reference's rules: a bus error
+//! on a data read latches M2S DATA_AXI_RESP and aborts TX (bring-up arms the abort;
+//! `reference/iofic.tsv`), a stale ring id latches M2S PREFETCH_RING_ID (ring ids checked:
+//! `m2s.err_log_mask` PREF_RING_ID clear), a held queue latches nothing, and DMA_QUEUE_INIT
+//! refuses a ring over 2^24 - 16 descriptors with EINVAL (`reference/dma-path.md` step 2).
+
+mod golden_check;
+
+use std::process::Command;
+
+use golden_check::{check, run_both};
+use khal::{Arch, Generation};
+use ndl_copy::Delivery;
+use ndl_emu::EmulatedKernel;
+use ndl_fuse::{EmulatedBackend, Server};
+use ndl_std::Ndl;
+use neuron_tool::cli::{ArchName, FaultName, QueueInspectArgs};
+use neuron_tool::cmd::queue_inspect::inspect_on;
+use neuron_tool::device_target::Target;
+use neuron_tool::error::ToolError;
+use neuron_tool::queue_demo::{DemoPlan, arm, demo_on, with_demo};
+
+/// `queue inspect` of queue 3 of engine 4 (a core engine with host connectivity on every
+/// generation) on the model of `arch`, into `fault`: its golden, and how it ends.
+fn model_log(arch: &str, fault: Option<&str>) -> (String, Result<(), ToolError>) {
+    let mut args = vec![
+        "queue", "inspect", "--arch", arch, "--engine", "4", "--queue", "3",
+    ];
+    if let Some(f) = fault {
+        args.extend(["--fault", f]);
+    }
+    run_both(&args)
+}
+
+#[test]
+fn each_fault_has_its_golden_log_on_cayman() {
+    for fault in ["bus-error", "ring-id", "timeout", "queue-init-limit"] {
+        let (log, end) = model_log("cayman", Some(fault));
+        check(&format!("queue-inspect-cayman-{fault}.txt"), &log);
+        let Err(ToolError::QueueWrong(why)) = end else {
+            panic!("{fault}: {end:?}");
+        };
+        assert!(
+            log.ends_with(&format!("{}\n", why.split_once(": ").unwrap().1)),
+            "{why}"
+        );
+    }
+    let (log, end) = model_log("cayman", None);
+    check("queue-inspect-cayman-clean.txt", &log);
+    assert!(end.is_ok(), "{end:?}");
+}
+
+#[test]
+fn the_faults_name_the_cause_the_queue_and_the_limit() {
+    let (log, _) = model_log("cayman", Some("bus-error"));
+    assert!(
+        log.contains("engine state (DMA_ENG_GET_STATE): TX ABORT, RX NORMAL"),
+        "{log}"
+    );
+    assert!(
+        log.contains("cause DATA_AXI_RESP (0x00000100 in secondary group A)"),
+        "{log}"
+    );
+    let (log, _) = model_log("cayman", Some("ring-id"));
+    assert!(
+        log.contains("the engine faults: TX slot 0: ring id 0, expected 1"),
+        "{log}"
+    );
+    assert!(log.contains("cause PREFETCH_RING_ID"), "{log}");
+    let (log, _) = model_log("cayman", Some("queue-init-limit"));
+    assert!(
+        log.contains("DMA_QUEUE_INIT of engine 4 queue 3 was refused (EINVAL)")
+            && log.contains("exceeds the driver's limit of 16777200 descriptors"),
+        "{log}"
+    );
+    let (log, _) = model_log("cayman", Some("timeout"));
+    assert!(
+        log.contains("4 TX descriptor(s) are posted (slots 0..4) and not taken"),
+        "{log}"
+    );
+}
+
+#[test]
+fn v2_and_v4_have_their_golden_logs() {
+    for arch in ["sunda", "mariana"] {
+        let (log, end) = model_log(arch, Some("bus-error"));
+        check(&format!("queue-inspect-{arch}-bus-error.txt"), &log);
+        assert!(matches!(end, Err(ToolError::QueueWrong(_))), "{end:?}");
+    }
+}
+
+#[test]
+fn json_carries_the_verdict() {
+    let (log, _) = run_both(&[
+        "queue", "inspect", "--engine", "4", "--queue", "3", "--fault", "ring-id", "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&log).unwrap();
+    assert_eq!(v["wrong"], true);
+    assert_eq!(v["engine_state"]["tx"], "ABORT");
+    assert_eq!(v["rings"][0]["descriptors"][0]["engine"], "fault");
+    assert!(v["verdict"].as_str().unwrap().contains("PREFETCH_RING_ID"));
+}
+
+fn args(arch: ArchName) -> QueueInspectArgs {
+    QueueInspectArgs {
+        device: None,
+        arch,
+        engine: 4,
+        queue: 3,
+        fault: None,
+        slots: 16,
+        json: false,
+    }
+}
+
+#[test]
+fn inspecting_writes_no_register() {
+    let kernel = EmulatedKernel::new(Generation::V3, 1).unwrap();
+    let dev = kernel.device(0).unwrap();
+    let target = Target::Emulated(kernel.clone());
+    let fault = Some(FaultName::BusError);
+    let writes = with_demo::<khal_cayman::Cayman, _>(&kernel, 4, 3, fault, |demo| {
+        let before = dev.register_writes();
+        let mut out = Vec::new();
+        let end = inspect_on(&target, &args(ArchName::Cayman), Some(demo), &mut out);
+        assert!(matches!(end, Err(ToolError::QueueWrong(_))), "{end:?}");
+        Ok((before, dev.register_writes()))
+    })
+    .unwrap();
+    assert_eq!(writes.0, writes.1, "{:?}", dev.recent_register_writes());
+}
+
+/// Serves one device of `A`'s generation with a bus error armed on queue 3 of engine 4,
+/// runs the demonstration through the node (descriptors by DMA_COPY_DESCRIPTORS: a served
+/// node cannot be mapped), and has another process (the tool) inspect the queue while this
+/// one still holds it.
+fn served<A: Arch>(arch: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let kernel = EmulatedKernel::new(A::GENERATION, 1).unwrap();
+    arm(&kernel, 4, 3, Some(FaultName::BusError)).unwrap();
+    let server = match Server::start(dir.path(), EmulatedBackend::new(kernel)) {
+        Ok(s) => s,
+        Err(e) if e.is_unavailable() => {
+            println!("SKIP: FUSE unavailable here ({e})");
+            return;
+        }
+        Err(e) => panic!("{e}"),
+    };
+    let node = server.node(0).display().to_string();
+    let ndl = Ndl::new().with_root(dir.path());
+    let plan = DemoPlan {
+        engine: 4,
+        queue: 3,
+        fault: Some(FaultName::BusError),
+        delivery: Delivery::CopyDescriptors,
+    };
+    let out = demo_on::<_, A, _>(&ndl, &plan, |_| {
+        Ok(Command::new(assert_cmd::cargo::cargo_bin("neuron-tool"))
+            .args([
+                "queue", "inspect", "--engine", "4", "--queue", "3", "--device", &node,
+            ])
+            .output()
+            .unwrap())
+    })
+    .unwrap();
+    ndl.close_all();
+    server.stop().unwrap();
+    let log = String::from_utf8(out.stdout)
+        .unwrap()
+        .replace(&node, "DIR/neuron0");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("cause DATA_AXI_RESP"), "{err}");
+    check(&format!("queue-inspect-served-{arch}-bus-error.txt"), &log);
+}
+
+#[test]
+fn another_process_inspects_a_served_queue_v2() {
+    served::<khal_sunda::Sunda>("sunda");
+}
+
+#[test]
+fn another_process_inspects_a_served_queue_v3() {
+    served::<khal_cayman::Cayman>("cayman");
+}
+
+#[test]
+fn another_process_inspects_a_served_queue_v4() {
+    served::<khal_mariana::Mariana>("mariana");
+}
+
+#[test]
+fn bad_requests_are_one_sentence() {
+    let (_, end) = run_both(&["queue", "inspect", "--engine", "4", "--queue", "16"]);
+    assert!(end.unwrap_err().to_string().starts_with("--queue: "));
+    let (_, end) = run_both(&[
+        "queue", "inspect", "--engine", "4", "--queue", "3", "--slots", "0",
+    ]);
+    assert_eq!(
+        end.unwrap_err().to_string(),
+        "--slots 0 is outside 1..=65536"
+    );
+    let (_, end) = run_both(&["queue", "inspect", "--engine", "999", "--queue", "3"]);
+    assert!(
+        end.unwrap_err()
+            .to_string()
+            .starts_with("--engine 999: CAYMAN has DMA engines")
+    );
+}
