@@ -486,7 +486,7 @@ fn parse_addr_arg(s: &str) -> Result<u64, String> {
     parse_u64(s)
 }
 
-fn parse_u32_arg(s: &str) -> Result<u32, String> {
+pub(crate) fn parse_u32_arg(s: &str) -> Result<u32, String> {
     let v = parse_u64(s)?;
     u32::try_from(v).map_err(|_| format!("{} does not fit in 32 bits", quote_str(s)))
 }
@@ -530,4 +530,53 @@ pub struct ServeArgs {
     /// Bytes kept of each user buffer in the trace (the whole length is recorded).
     #[arg(long, default_value = "4KiB", value_parser = parse_size_arg, requires = "record")]
     pub record_cap: u64,
+    /// Arm a fault on every served device: KIND@ENGINE:QUEUE, KIND one of bus-error,
+    /// ring-id, timeout. It fires at the next doorbell that posts TX descriptors on that
+    /// queue (e.g. a `copy --engine ENGINE --queue QUEUE`). Repeatable (at most 64).
+    #[arg(long, value_parser = parse_fault_arg)]
+    pub fault: Vec<ServeFault>,
+}
+
+/// One `serve --fault` value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ServeFault {
+    /// What fires.
+    pub kind: neuron_emu::Injection,
+    /// The engine.
+    pub engine: u32,
+    /// The queue.
+    pub queue: u32,
+}
+
+/// `KIND@ENGINE:QUEUE` (KIND: `bus-error`, `ring-id`, `timeout`: the device faults of
+/// [`FaultName`]).
+///
+/// ```
+/// use neuron_tool::cli::parse_fault_arg;
+/// let f = parse_fault_arg("timeout@4:3").unwrap();
+/// assert_eq!((f.engine, f.queue), (4, 3));
+/// assert!(parse_fault_arg("queue-init-limit@4:3").unwrap_err().contains("a client"));
+/// assert!(parse_fault_arg("bus-error@4").is_err());
+/// ```
+pub fn parse_fault_arg(s: &str) -> Result<ServeFault, String> {
+    let shape = || {
+        format!(
+            "{} is not KIND@ENGINE:QUEUE (KIND: bus-error, ring-id, timeout)",
+            quote_str(s)
+        )
+    };
+    let (kind, at) = s.split_once('@').ok_or_else(shape)?;
+    let (engine, queue) = at.split_once(':').ok_or_else(shape)?;
+    let fault = FaultName::from_str(kind, false).map_err(|_| shape())?;
+    let kind = crate::queue_demo::injection(fault).ok_or_else(|| {
+        "queue-init-limit is a request the driver refuses, not a device fault: a client \
+         provokes it (queue inspect --fault queue-init-limit on the built-in model)"
+            .to_string()
+    })?;
+    let num = |t: &str| parse_u32_arg(t).map_err(|_| shape());
+    Ok(ServeFault {
+        kind,
+        engine: num(engine)?,
+        queue: num(queue)?,
+    })
 }

@@ -35,6 +35,7 @@ pub mod queue_verdict;
 pub mod queue_view;
 pub mod quote;
 pub mod reg_fields;
+pub mod serve_faults;
 pub mod size;
 pub mod summary;
 pub mod unit_regs;
