@@ -142,6 +142,7 @@ fn served<A: Arch>(arch: &str) {
     let dir = tempfile::tempdir().unwrap();
     let kernel = EmulatedKernel::new(A::GENERATION, 1).unwrap();
     arm(&kernel, 4, 3, Some(FaultName::BusError)).unwrap();
+    let model = kernel.device(0).unwrap();
     let server = match Server::start(dir.path(), EmulatedBackend::new(kernel)) {
         Ok(s) => s,
         Err(e) if e.is_unavailable() => {
@@ -158,15 +159,19 @@ fn served<A: Arch>(arch: &str) {
         fault: Some(FaultName::BusError),
         delivery: Delivery::CopyDescriptors,
     };
-    let out = demo_on::<_, A, _>(&ndl, &plan, |_| {
-        Ok(Command::new(assert_cmd::cargo::cargo_bin("neuron-tool"))
+    let (out, writes) = demo_on::<_, A, _>(&ndl, &plan, |_| {
+        let before = model.register_writes();
+        let out = Command::new(assert_cmd::cargo::cargo_bin("neuron-tool"))
             .args([
                 "queue", "inspect", "--engine", "4", "--queue", "3", "--device", &node,
             ])
             .output()
-            .unwrap())
+            .unwrap();
+        Ok((out, model.register_writes() - before))
     })
     .unwrap();
+    // Through the node too, the inspector wrote no register (the model's write log).
+    assert_eq!(writes, 0, "{:?}", model.recent_register_writes());
     ndl.close_all();
     server.stop().unwrap();
     let log = String::from_utf8(out.stdout)

@@ -302,7 +302,7 @@ impl<W: Write> Probe for Dump<'_, W> {
                 write!(
                     self.out,
                     "{sep}{}",
-                    serde_json::to_string(&regs).unwrap_or_default()
+                    serde_json::to_string(&regs).map_err(std::io::Error::from)?
                 )?;
             } else {
                 write_engine(self.out, &regs, A::CODE_NAME, name)?;
