@@ -216,3 +216,38 @@ fn bad_requests_are_one_sentence() {
             .starts_with("--engine 999: CAYMAN has DMA engines")
     );
 }
+
+#[test]
+fn a_copy_on_an_aborted_engine_points_at_the_inspector() {
+    use clap::Parser;
+    use neuron_tool::cli::{Cli, Command as Cmd};
+    use neuron_tool::cmd::copy::{copy_on, plan};
+    let kernel = EmulatedKernel::new(Generation::V3, 1).unwrap();
+    let fault = Some(FaultName::BusError);
+    let e = with_demo::<khal_cayman::Cayman, _>(&kernel, 4, 3, fault, |_| {
+        // The bus error aborted TX of engine 4; another queue of it refuses to start.
+        let cli = Cli::try_parse_from([
+            "neuron-tool",
+            "copy",
+            "--size",
+            "4KiB",
+            "--engine",
+            "4",
+            "--queue",
+            "2",
+        ])
+        .unwrap();
+        let Cmd::Copy(a) = cli.command else {
+            unreachable!()
+        };
+        let ndl = Ndl::with_kernel(kernel.clone());
+        Ok(copy_on(&ndl, 0, "the model", &plan(&a)?, &a).unwrap_err())
+    })
+    .unwrap();
+    let e = e.to_string();
+    assert!(e.contains("abort") || e.contains("ABORT"), "{e}");
+    assert!(
+        e.contains("`neuron-tool queue inspect` on the engine and queue"),
+        "{e}"
+    );
+}

@@ -171,6 +171,10 @@ fn device_error(name: &str, g: Option<Generation>, e: CopyError) -> ToolError {
         CopyError::Ndl(ndl_std::Error::Ioctl { cmd, .. }) if *cmd == RESOURCE_MMAP_INFO.name() => {
             "; this driver maps no UDMA registers to user space (leave --register-level out)"
         }
+        CopyError::Timeout { .. } | CopyError::EngineAborted { .. } => {
+            "; `neuron-tool queue inspect` on the engine and queue (while a copy is stuck on \
+             it) says why"
+        }
         _ => "",
     };
     match e {
