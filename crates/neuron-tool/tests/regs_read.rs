@@ -141,3 +141,44 @@ fn bad_requests_are_one_sentence() {
     let e = run(&["regs", "read", "--engine", "1", "--queue", "16"]).unwrap_err();
     assert!(e.to_string().starts_with("--queue: "), "{e}");
 }
+
+#[test]
+fn a_served_node_dumps_what_the_model_dumps() {
+    // V2 and V4 (V3's unit is V4's but for the overrides; its reads have goldens above).
+    for (arch, g) in [ARCHS[0], ARCHS[2]] {
+        let model = Target::Emulated(EmulatedKernel::new(g, 1).unwrap());
+        let mut expected = Vec::new();
+        dump_on(&model, true, &mut expected).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let kernel = EmulatedKernel::new(g, 1).unwrap();
+        let server = match Server::start(dir.path(), EmulatedBackend::new(kernel)) {
+            Ok(s) => s,
+            Err(e) if e.is_unavailable() => {
+                println!("SKIP: FUSE unavailable here ({e})");
+                return;
+            }
+            Err(e) => panic!("{e}"),
+        };
+        let node = server.node(0);
+        let mut served = Vec::new();
+        dump_on(&Target::Node(&node), true, &mut served).unwrap();
+        server.stop().unwrap();
+        let served = String::from_utf8(served).unwrap();
+        let name = serde_json::to_string(&node.display().to_string()).unwrap();
+        let model_name = serde_json::to_string(MODEL_NAME).unwrap();
+        assert_eq!(
+            served.replace(&name, &model_name),
+            String::from_utf8(expected).unwrap(),
+            "{arch}"
+        );
+        let v: serde_json::Value = serde_json::from_str(&served).unwrap();
+        let engines = v["engines"].as_array().unwrap();
+        // arch-scalars.tsv: V2 has 32 core and 2 H2T engines, V3/V4 128 and 4.
+        let want = if g == Generation::V2 { 34 } else { 132 };
+        assert_eq!(engines.len(), want, "{arch}");
+        assert_eq!(
+            engines[want - 1]["registers"].as_array().unwrap().len(),
+            761
+        );
+    }
+}
