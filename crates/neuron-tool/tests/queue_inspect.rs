@@ -18,7 +18,7 @@ use ndl_copy::Delivery;
 use ndl_emu::EmulatedKernel;
 use ndl_fuse::{EmulatedBackend, Server};
 use ndl_std::Ndl;
-use neuron_tool::cli::{ArchName, FaultName, QueueInspectArgs};
+use neuron_tool::cli::{ArchName, FaultName, QueueInspectArgs, fault_name};
 use neuron_tool::cmd::queue_inspect::inspect_on;
 use neuron_tool::device_target::Target;
 use neuron_tool::error::ToolError;
@@ -87,9 +87,11 @@ fn the_faults_name_the_cause_the_queue_and_the_limit() {
 #[test]
 fn v2_and_v4_have_their_golden_logs() {
     for arch in ["sunda", "mariana"] {
-        let (log, end) = model_log(arch, Some("bus-error"));
-        check(&format!("queue-inspect-{arch}-bus-error.txt"), &log);
-        assert!(matches!(end, Err(ToolError::QueueWrong(_))), "{end:?}");
+        for fault in ["bus-error", "ring-id", "timeout", "queue-init-limit"] {
+            let (log, end) = model_log(arch, Some(fault));
+            check(&format!("queue-inspect-{arch}-{fault}.txt"), &log);
+            assert!(matches!(end, Err(ToolError::QueueWrong(_))), "{end:?}");
+        }
     }
 }
 
@@ -134,14 +136,14 @@ fn inspecting_writes_no_register() {
     assert_eq!(writes.0, writes.1, "{:?}", dev.recent_register_writes());
 }
 
-/// Serves one device of `A`'s generation with a bus error armed on queue 3 of engine 4,
-/// runs the demonstration through the node (descriptors by DMA_COPY_DESCRIPTORS: a served
+/// Serves one device of `A`'s generation with `fault` armed on queue 3 of engine 4 (or,
+/// for the queue-init limit, asked for), runs the demonstration through the node (descriptors by DMA_COPY_DESCRIPTORS: a served
 /// node cannot be mapped), and has another process (the tool) inspect the queue while this
 /// one still holds it.
-fn served<A: Arch>(arch: &str) {
+fn served<A: Arch>(arch: &str, fault: FaultName) {
     let dir = tempfile::tempdir().unwrap();
     let kernel = EmulatedKernel::new(A::GENERATION, 1).unwrap();
-    arm(&kernel, 4, 3, Some(FaultName::BusError)).unwrap();
+    arm(&kernel, 4, 3, Some(fault)).unwrap();
     let model = kernel.device(0).unwrap();
     let server = match Server::start(dir.path(), EmulatedBackend::new(kernel)) {
         Ok(s) => s,
@@ -156,7 +158,7 @@ fn served<A: Arch>(arch: &str) {
     let plan = DemoPlan {
         engine: 4,
         queue: 3,
-        fault: Some(FaultName::BusError),
+        fault: Some(fault),
         delivery: Delivery::CopyDescriptors,
     };
     let (out, writes) = demo_on::<_, A, _>(&ndl, &plan, |_| {
@@ -179,23 +181,46 @@ fn served<A: Arch>(arch: &str) {
         .replace(&node, "DIR/neuron0");
     let err = String::from_utf8(out.stderr).unwrap();
     assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(err.contains("cause DATA_AXI_RESP"), "{err}");
-    check(&format!("queue-inspect-served-{arch}-bus-error.txt"), &log);
+    if fault == FaultName::QueueInitLimit {
+        // The refusal went to the process that asked; the inspector finds no queue.
+        assert!(
+            err.contains("DMA_QUEUE_GET_STATE refused it (EINVAL)"),
+            "{err}"
+        );
+    } else {
+        // The verdict through the node is the model's: the same cause at the same slot.
+        let (_, model_end) = model_log(arch, Some(fault_name(fault)));
+        let Err(ToolError::QueueWrong(said)) = model_end else {
+            panic!("{model_end:?}");
+        };
+        assert_eq!(err.trim_end(), format!("error: {said}"));
+    }
+    check(
+        &format!("queue-inspect-served-{arch}-{}.txt", fault_name(fault)),
+        &log,
+    );
 }
 
 #[test]
 fn another_process_inspects_a_served_queue_v2() {
-    served::<khal_sunda::Sunda>("sunda");
+    served::<khal_sunda::Sunda>("sunda", FaultName::BusError);
 }
 
 #[test]
 fn another_process_inspects_a_served_queue_v3() {
-    served::<khal_cayman::Cayman>("cayman");
+    for fault in [
+        FaultName::BusError,
+        FaultName::RingId,
+        FaultName::Timeout,
+        FaultName::QueueInitLimit,
+    ] {
+        served::<khal_cayman::Cayman>("cayman", fault);
+    }
 }
 
 #[test]
 fn another_process_inspects_a_served_queue_v4() {
-    served::<khal_mariana::Mariana>("mariana");
+    served::<khal_mariana::Mariana>("mariana", FaultName::BusError);
 }
 
 #[test]
