@@ -276,3 +276,18 @@ fn a_copy_on_an_aborted_engine_points_at_the_inspector() {
         "{e}"
     );
 }
+
+/// dma-path.md step 1: the driver's own host-copy queue (V3: queues 0 and 1 of the H2T
+/// engine, 128 for core 0) makes DMA_QUEUE_INIT fail with EALREADY; the refusal names the
+/// queue, its rings and the driver's limits instead of a bare errno.
+#[test]
+fn a_refused_queue_init_names_the_queue_and_the_limits() {
+    let (_, end) = run_both(&["copy", "--size", "4KiB", "--engine", "128", "--queue", "0"]);
+    let e = end.unwrap_err().to_string();
+    assert!(
+        e.contains("DMA_QUEUE_INIT refused engine 128 queue 0 with rings of 4096 descriptors"),
+        "{e}"
+    );
+    assert!(e.contains("(os error 114)"), "EALREADY: {e}");
+    assert!(e.contains("32..=16777200 descriptors per ring"), "{e}");
+}

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use khal::Generation;
-use ndl_abi::{DEVICE_INFO, RESOURCE_MMAP_INFO};
+use ndl_abi::{DEVICE_INFO, DMA_QUEUE_INIT, RESOURCE_MMAP_INFO};
 use ndl_copy::register_level::{self, RegisterOptions};
 use ndl_copy::{self as copy, CopyError, CopyOptions, CopyReport, Delivery, QueueChoice};
 use ndl_emu::{DeviceConfig, EmulatedKernel, HOST_PHYS_BASE};
@@ -202,6 +202,37 @@ fn device_error(name: &str, g: Option<Generation>, e: CopyError) -> ToolError {
     }
 }
 
+/// A refused DMA_QUEUE_INIT as one sentence naming the queue, its rings and the driver's
+/// rules (`reference/dma-path.md` steps 1, 2 and 4), where the bare errno would leave one
+/// guessing which queue and which limit; `None` for any other failure.
+fn queue_init_refused(name: &str, options: &CopyOptions, e: &CopyError) -> Option<ToolError> {
+    let CopyError::Ndl(ndl_std::Error::Ioctl { cmd, errno }) = e else {
+        return None;
+    };
+    if *cmd != DMA_QUEUE_INIT.name() {
+        return None;
+    }
+    let which = match options.queue {
+        QueueChoice::CoreEngine { engine, queue } => {
+            format!("engine {engine} queue {}", queue.get())
+        }
+        QueueChoice::H2tService { nc } => format!("the H2T service queue of core {nc}"),
+    };
+    Some(ToolError::Device {
+        device: name.into(),
+        why: format!(
+            "DMA_QUEUE_INIT refused {which} with rings of {} descriptors ({errno}); the driver \
+             takes {}..={} descriptors per ring, a multiple of {} in 256-byte aligned memory \
+             (else EINVAL or EPERM), refuses with EALREADY a queue it uses for its own host \
+             copies, and with EACCES a process not attached to the device",
+            options.ring_entries,
+            udma_desc::RING_MIN_SIZE,
+            udma_desc::RING_MAX_SIZE,
+            udma_desc::RING_SIZE_MULTIPLE
+        ),
+    })
+}
+
 /// Opens device `index` of `ndl`, runs the planned copy through the library, and returns
 /// the summary: the one path of the built-in model and of hardware.
 pub fn copy_on<K: Kernel>(
@@ -247,7 +278,10 @@ pub fn copy_on<K: Kernel>(
     } else {
         copy::copy_source::<Supported, K, Pattern>(&dev, &source, &plan.options)
     }
-    .map_err(|e| device_error(name, Some(g), e))?;
+    .map_err(|e| {
+        queue_init_refused(name, &plan.options, &e)
+            .unwrap_or_else(|| device_error(name, Some(g), e))
+    })?;
     let seconds = started.elapsed().as_secs_f64();
     Ok(CopySummary {
         arch: report.generation.code_name(),
