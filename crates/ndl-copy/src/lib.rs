@@ -32,7 +32,8 @@ use khal::Generation;
 use ndl_std::{Device, Kernel};
 
 pub use driver::{
-    CopyOptions, DataMove, Delivery, QueueChoice, copy, copy_on, copy_source, copy_source_on,
+    CopyOptions, DataMove, Delivery, QueueChoice, UNMAPPABLE, copy, copy_on, copy_source,
+    copy_source_on,
 };
 pub use error::CopyError;
 pub use mem::{DeviceMem, MemSpec, MemType};
@@ -54,6 +55,11 @@ pub struct CopyReport {
     pub descriptors: u64,
     /// Doorbell rounds (batches of pairs started and waited for).
     pub batches: u32,
+    /// How descriptors reached the rings ([`Delivery::Mmap`] or
+    /// [`Delivery::CopyDescriptors`]; what [`Delivery::Auto`] chose).
+    pub delivery: Delivery,
+    /// When [`Delivery::Auto`] fell back to the ioctls: the errno the mapping got.
+    pub mmap_refused: Option<ndl_std::Errno>,
 }
 
 /// The generation DEVICE_INFO reports for `dev`.

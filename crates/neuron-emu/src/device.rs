@@ -9,10 +9,12 @@ use crate::address_space::{AddressSpace, RegionId, RegionSpec};
 use crate::engine_state::EngineState;
 use crate::engine_walk::{RingPos, WalkRules};
 use crate::error::{AllocError, BusError, MapError};
+use crate::inject::{Armed, InjectError};
 use crate::iofic_model::Level;
 use crate::model::{FaultRecord, Model, RunReport, Step};
 use crate::queue::QueueStats;
 use crate::ttt_model::TttEntryWords;
+use crate::write_log::{RegisterWrite, WriteWindow};
 use udma_desc::Direction;
 
 /// When doorbells are executed.
@@ -329,6 +331,40 @@ impl Device {
 }
 
 impl Device {
+    /// Arms a fault on a queue (see [`Injection`](crate::Injection)): it fires once, at the
+    /// next TX doorbell that posts descriptors on that queue.
+    ///
+    /// ```
+    /// use neuron_emu::{Armed, Device, Injection, MemoryConfig};
+    /// let dev = Device::for_arch::<khal_cayman::Cayman>(&MemoryConfig::default())?;
+    /// dev.inject(Armed { engine: 4, queue: 3, injection: Injection::Stall })?;
+    /// assert_eq!(dev.armed_injections().len(), 1);
+    /// assert!(dev.inject(Armed { engine: 4, queue: 16, injection: Injection::Stall }).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn inject(&self, armed: Armed) -> Result<(), InjectError> {
+        self.shared.lock().arm(armed)
+    }
+
+    /// The injections armed and not fired yet, in arming order.
+    pub fn armed_injections(&self) -> Vec<Armed> {
+        self.shared.lock().injections.armed()
+    }
+
+    /// Register writes that reached the device since it was built (BAR0 and target-id
+    /// blocks), whatever they did.
+    pub fn register_writes(&self) -> u64 {
+        self.shared.lock().writes.count()
+    }
+
+    /// The latest register writes (at most [`WRITE_LOG_CAPACITY`](crate::WRITE_LOG_CAPACITY)),
+    /// oldest first.
+    pub fn recent_register_writes(&self) -> Vec<RegisterWrite> {
+        self.shared.lock().writes.recent()
+    }
+}
+
+impl Device {
     /// A register window on unit `unit`'s target-id block (the TTT; see [`TgtidBlock`]), on
     /// UDMA revision 4 and later only (`al_udma_ttt_en` asserts `rev_id >= 4`).
     pub fn tgtid_block(&self, unit: usize) -> Option<TgtidBlock> {
@@ -369,6 +405,8 @@ impl mmio::Mmio for TgtidBlock {
 
     fn write32(&self, offset: usize, value: u32) {
         let mut m = self.device.shared.lock();
+        let window = WriteWindow::Tgtid { unit: self.unit };
+        m.writes.record(offset, value, window);
         if let Some(u) = m.units.get_mut(self.unit) {
             u.ttt.write(offset, value);
         }

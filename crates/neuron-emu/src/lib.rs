@@ -145,6 +145,7 @@ mod engine_state;
 pub mod engine_walk;
 mod error;
 mod fault;
+mod inject;
 mod iofic_model;
 mod model;
 mod offset_hasher;
@@ -153,12 +154,14 @@ mod page_aligned;
 #[doc(hidden)]
 pub mod per_arch_tests;
 mod queue;
+mod rule_registers;
 #[cfg(feature = "test-utils")]
 pub mod scenario;
 mod single_run;
 mod transfer;
 mod ttt_model;
 mod unit;
+mod write_log;
 
 pub use address_space::{AddressSpace, Region, RegionId, RegionKind, RegionSpec};
 pub use arch_layout::{MemoryConfig, regions, rules_after_init, unit_bases};
@@ -168,10 +171,13 @@ pub use engine_state::EngineState;
 pub use engine_walk::{RingPos, WalkRules};
 pub use error::{AllocError, BusError, MapError, RulesError};
 pub use fault::Fault;
+pub use inject::{Armed, InjectError, Injection};
 pub use iofic_model::{GROUP_A, GROUP_B, GROUP_C, GROUP_D, IoficGroupModel, Level, UnitIofic};
 pub use model::{FaultRecord, RunReport, Step};
 pub use queue::{QueueBlock, QueueStats};
+pub use rule_registers::{HW_MAX_DESCS_PER_PACKET, RuleRegisters};
 pub use transfer::WaitReason;
 pub use ttt_model::TttEntryWords;
 pub use udma_desc::Direction;
 pub use unit::QUEUES;
+pub use write_log::{RegisterWrite, WRITE_LOG_CAPACITY, WriteWindow};

@@ -4,8 +4,10 @@ use std::collections::VecDeque;
 
 use crate::address_space::AddressSpace;
 use crate::fault::Fault;
+use crate::inject::Injections;
 use crate::transfer::{PairOutcome, Scratch, run_pair};
 use crate::unit::{QUEUES, UnitModel, Wake};
+use crate::write_log::{WriteLog, WriteWindow};
 
 /// Faults kept for [`Device::take_faults`](crate::Device::take_faults) (oldest dropped first).
 const FAULT_LOG_CAPACITY: usize = 1024;
@@ -92,6 +94,10 @@ pub(crate) struct Model {
     queued: Vec<u16>,
     scratch: Scratch,
     faults: VecDeque<FaultRecord>,
+    /// Faults armed on queues (fired by doorbells: `inject`).
+    pub(crate) injections: Injections,
+    /// Every register write (`write_log`).
+    pub(crate) writes: WriteLog,
 }
 
 impl Model {
@@ -112,6 +118,8 @@ impl Model {
             active: VecDeque::new(),
             scratch: Scratch::default(),
             faults: VecDeque::new(),
+            injections: Injections::default(),
+            writes: WriteLog::default(),
         }
     }
 
@@ -153,13 +161,19 @@ impl Model {
 
     /// Returns true when the write may have made work runnable.
     pub(crate) fn write32(&mut self, off: usize, value: u32) -> bool {
+        self.writes.record(off, value, WriteWindow::Bar0);
         let Some(at) = self.locate(off) else {
             return false;
         };
-        let Some(unit) = self.units.get_mut(at.unit) else {
-            return false;
+        let wake = if self.injections.is_empty() {
+            let Some(unit) = self.units.get_mut(at.unit) else {
+                return false;
+            };
+            unit.write(at.offset, value)
+        } else {
+            self.write_injecting(at, value)
         };
-        match unit.write(at.offset, value) {
+        match wake {
             Wake::None => false,
             Wake::Queue(q) => {
                 self.schedule(at.unit, q);

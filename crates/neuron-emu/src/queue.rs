@@ -46,6 +46,9 @@ pub enum QueueBlock {
     /// A fault was reported for the descriptor at the head; the queue retries it on the next
     /// doorbell, engine state change or queue reset.
     Fault,
+    /// An injected stall ([`Injection::Stall`](crate::Injection::Stall)) holds the queue
+    /// until its next doorbell, engine state change or queue reset.
+    Stalled,
 }
 
 /// One queue of one direction.

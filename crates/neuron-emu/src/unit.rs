@@ -18,6 +18,7 @@ use crate::fault::Fault;
 use crate::iofic_model::{GROUP_A, GROUP_B, Level, RaisedAbort, UnitIofic};
 use crate::offset_hasher::OffsetMap;
 use crate::queue::{QueueModel, ring_ptr_reg};
+use crate::rule_registers::RuleRegisters;
 use crate::ttt_model::TttModel;
 
 /// Queues per direction.
@@ -131,12 +132,6 @@ fn plain_reset_value(off: usize) -> u32 {
     0
 }
 
-/// Most descriptors per packet the prefetcher accepts when the limit is not programmed.
-/// The model's choice: the reference gives only the allowed range (`udma-notes.md`: "max
-/// descriptors per packet (allowed range) | 8..128") and no source says what the hardware
-/// does with 0, so the model takes the top of that range.
-const HW_MAX_DESCS_PER_PACKET: u32 = 128;
-
 /// Engine settings a packet runs with, read from the unit's plain registers (cached by the
 /// unit until a plain register changes: see [`UnitModel::settings`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -152,14 +147,7 @@ pub(crate) struct Settings {
 impl Settings {
     /// Reads the settings from the unit's registers.
     fn read(unit: &UnitModel) -> Self {
-        let cfg_len = unit.plain_as::<m2s::CfgLenReg>(m2s::CfgLenReg::ABS);
-        let max_descs_per_packet = match unit
-            .plain_as::<m2s::DescPrefCfg2Reg>(m2s::DescPrefCfg2Reg::ABS)
-            .max_desc_per_pkt()
-        {
-            0 => HW_MAX_DESCS_PER_PACKET,
-            n => u32::from(n),
-        };
+        let words = RuleRegisters::OFFSETS.map(|off| unit.plain(off));
         Self {
             stream_disabled: unit
                 .plain_as::<m2s::StreamCfgReg>(m2s::StreamCfgReg::ABS)
@@ -167,17 +155,7 @@ impl Settings {
                 || unit
                     .plain_as::<s2m::StreamCfgReg>(s2m::StreamCfgReg::ABS)
                     .stream_disabled(),
-            rules: WalkRules {
-                encode_64k: cfg_len.encode_64k(),
-                max_packet_bytes: u64::from(cfg_len.max_pkt_size()),
-                max_descs_per_packet,
-                check_tx_ring_id: !unit
-                    .plain_as::<m2s::ErrLogMaskReg>(m2s::ErrLogMaskReg::ABS)
-                    .pref_ring_id(),
-                check_rx_ring_id: !unit
-                    .plain_as::<s2m::ErrLogMaskReg>(s2m::ErrLogMaskReg::ABS)
-                    .pref_ring_id(),
-            },
+            rules: RuleRegisters::from_words(words).rules(),
             no_desc: unit.plain_as::<s2m::NoDescCfgReg>(s2m::NoDescCfgReg::ABS),
         }
     }

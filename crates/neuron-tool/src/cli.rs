@@ -39,8 +39,13 @@ pub enum Command {
     /// Say whether a runtime of a compatibility version can run on a device, a driver
     /// release or the built-in model, and why not.
     Compat(CompatArgs),
-    /// Print the UDMA register map with offsets.
+    /// Print the UDMA register map with offsets; `regs read` and `regs dump` read a device's
+    /// registers through BAR_READ and decode them by field.
     Regs(RegsArgs),
+    /// Inspect a DMA queue of a device: state, both rings decoded, interrupt causes, and
+    /// what is wrong.
+    #[command(subcommand)]
+    Queue(QueueCommand),
     /// Identify a chip generation from its PCI device id (or --arch); print capabilities and
     /// scalars.
     Arch(ArchArgs),
@@ -110,9 +115,11 @@ pub struct CopyArgs {
     /// The core whose H2T engine serves the copy (without --engine).
     #[arg(long, default_value_t = 0)]
     pub nc: u32,
-    /// How descriptors reach the rings.
-    #[arg(long, value_enum, default_value_t = DeliveryName::Mmap)]
-    pub delivery: DeliveryName,
+    /// How descriptors reach the rings. Without it: an mmap of the ring memory where the
+    /// node can be mapped, else DMA_COPY_DESCRIPTORS (a FUSE-served node refuses shared
+    /// mappings); the summary says when it fell back. Given, it is used or the copy fails.
+    #[arg(long, value_enum)]
+    pub delivery: Option<DeliveryName>,
     /// Ordering barrier on the last data descriptor pair of each batch (the driver's own
     /// copies put the write barrier there).
     #[arg(long, value_enum, default_value_t = BarrierName::None)]
@@ -288,15 +295,135 @@ pub enum BlockName {
     Iofic,
 }
 
-/// `neuron-tool regs`.
+/// `neuron-tool regs`: the map (`--arch`), or a device's registers (`read`, `dump`).
 #[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct RegsArgs {
-    /// Chip generation.
-    #[arg(long, value_enum)]
-    pub arch: ArchName,
+    /// Read registers instead of printing the map.
+    #[command(subcommand)]
+    pub action: Option<RegsCommand>,
+    /// Chip generation whose map to print.
+    #[arg(long, value_enum, required = true)]
+    pub arch: Option<ArchName>,
     /// Only this block.
     #[arg(long, value_enum)]
     pub block: Option<BlockName>,
+}
+
+/// `neuron-tool regs read|dump`.
+#[derive(Debug, Subcommand)]
+pub enum RegsCommand {
+    /// Read one engine's registers through BAR_READ (the driver's read path, at most 100
+    /// per call) and print each as BAR0 offset, unit offset, name, raw value and fields.
+    /// Nothing is written; registers whose read would change them are not read.
+    Read(RegsReadArgs),
+    /// Read every UDMA block of every engine (as `read` does for one).
+    Dump(RegsDumpArgs),
+}
+
+/// `neuron-tool regs read`.
+#[derive(Debug, Args)]
+pub struct RegsReadArgs {
+    /// A device node (e.g. /dev/neuron0, or a served DIR/neuron0); without it the built-in
+    /// device model.
+    #[arg(long)]
+    pub device: Option<PathBuf>,
+    /// Chip generation of the built-in model (a device reports its own).
+    #[arg(long, value_enum, default_value_t = ArchName::Cayman)]
+    pub arch: ArchName,
+    /// The DMA engine (the driver's global id).
+    #[arg(long)]
+    pub engine: u32,
+    /// Only this block.
+    #[arg(long, value_enum)]
+    pub block: Option<BlockName>,
+    /// Only this queue's blocks (0..15; implies --block queue).
+    #[arg(long)]
+    pub queue: Option<u32>,
+    /// Only registers of this name (`m2s.state`, `tdrhp`, `m2s_q[3].tdrhp`, ...).
+    #[arg(long)]
+    pub register: Option<String>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `neuron-tool regs dump`.
+#[derive(Debug, Args)]
+pub struct RegsDumpArgs {
+    /// A device node; without it the built-in device model.
+    #[arg(long)]
+    pub device: Option<PathBuf>,
+    /// Chip generation of the built-in model (a device reports its own).
+    #[arg(long, value_enum, default_value_t = ArchName::Cayman)]
+    pub arch: ArchName,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `neuron-tool queue ...`.
+#[derive(Debug, Subcommand)]
+pub enum QueueCommand {
+    /// A DMA queue as the driver lets any process on the device lane see it:
+    /// DMA_QUEUE_GET_STATE, both rings read back with DMA_DESCRIPTOR_COPYOUT and decoded by
+    /// the engine walk, the unit's interrupt causes (BAR_READ), and one sentence on what is
+    /// wrong. Nothing is written. Exits non-zero when something is wrong.
+    Inspect(QueueInspectArgs),
+}
+
+/// A fault the demonstration copy of `queue inspect` on the built-in model runs into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FaultName {
+    /// A descriptor whose source lies outside memory: a bus error (DMA abort).
+    BusError,
+    /// A descriptor with the previous lap's ring id (phase).
+    RingId,
+    /// A queue init asking for more descriptors than the driver allows.
+    QueueInitLimit,
+    /// A completion that never comes: the engine takes none of the descriptors.
+    Timeout,
+}
+
+/// `neuron-tool queue inspect`.
+#[derive(Debug, Args)]
+pub struct QueueInspectArgs {
+    /// A device node (e.g. /dev/neuron0, or a served DIR/neuron0). Without it, the built-in
+    /// model: a demonstration copy runs on the queue first (with --fault, into that fault).
+    #[arg(long)]
+    pub device: Option<PathBuf>,
+    /// Chip generation of the built-in model (a device reports its own).
+    #[arg(long, value_enum, default_value_t = ArchName::Cayman)]
+    pub arch: ArchName,
+    /// The DMA engine (the driver's global id).
+    #[arg(long)]
+    pub engine: u32,
+    /// The queue of the engine (0..15).
+    #[arg(long)]
+    pub queue: u32,
+    /// Built-in model only: the fault the demonstration copy runs into.
+    #[arg(long, value_enum)]
+    pub fault: Option<FaultName>,
+    /// Descriptors listed from each ring, from just before its head (1..=65536; the walk
+    /// reads the whole ring).
+    #[arg(long, default_value_t = DEFAULT_SLOTS)]
+    pub slots: u32,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Default of `queue inspect --slots`.
+pub const DEFAULT_SLOTS: u32 = 16;
+
+/// The spelling of `fault` on the command line.
+pub fn fault_name(fault: FaultName) -> &'static str {
+    match fault {
+        FaultName::BusError => "bus-error",
+        FaultName::RingId => "ring-id",
+        FaultName::QueueInitLimit => "queue-init-limit",
+        FaultName::Timeout => "timeout",
+    }
 }
 
 /// `neuron-tool arch`.
@@ -359,7 +486,7 @@ fn parse_addr_arg(s: &str) -> Result<u64, String> {
     parse_u64(s)
 }
 
-fn parse_u32_arg(s: &str) -> Result<u32, String> {
+pub(crate) fn parse_u32_arg(s: &str) -> Result<u32, String> {
     let v = parse_u64(s)?;
     u32::try_from(v).map_err(|_| format!("{} does not fit in 32 bits", quote_str(s)))
 }
@@ -403,4 +530,53 @@ pub struct ServeArgs {
     /// Bytes kept of each user buffer in the trace (the whole length is recorded).
     #[arg(long, default_value = "4KiB", value_parser = parse_size_arg, requires = "record")]
     pub record_cap: u64,
+    /// Arm a fault on every served device: KIND@ENGINE:QUEUE, KIND one of bus-error,
+    /// ring-id, timeout. It fires at the next doorbell that posts TX descriptors on that
+    /// queue (e.g. a `copy --engine ENGINE --queue QUEUE`). Repeatable (at most 64).
+    #[arg(long, value_parser = parse_fault_arg)]
+    pub fault: Vec<ServeFault>,
+}
+
+/// One `serve --fault` value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ServeFault {
+    /// What fires.
+    pub kind: neuron_emu::Injection,
+    /// The engine.
+    pub engine: u32,
+    /// The queue.
+    pub queue: u32,
+}
+
+/// `KIND@ENGINE:QUEUE` (KIND: `bus-error`, `ring-id`, `timeout`: the device faults of
+/// [`FaultName`]).
+///
+/// ```
+/// use neuron_tool::cli::parse_fault_arg;
+/// let f = parse_fault_arg("timeout@4:3").unwrap();
+/// assert_eq!((f.engine, f.queue), (4, 3));
+/// assert!(parse_fault_arg("queue-init-limit@4:3").unwrap_err().contains("a client"));
+/// assert!(parse_fault_arg("bus-error@4").is_err());
+/// ```
+pub fn parse_fault_arg(s: &str) -> Result<ServeFault, String> {
+    let shape = || {
+        format!(
+            "{} is not KIND@ENGINE:QUEUE (KIND: bus-error, ring-id, timeout)",
+            quote_str(s)
+        )
+    };
+    let (kind, at) = s.split_once('@').ok_or_else(shape)?;
+    let (engine, queue) = at.split_once(':').ok_or_else(shape)?;
+    let fault = FaultName::from_str(kind, false).map_err(|_| shape())?;
+    let kind = crate::queue_demo::injection(fault).ok_or_else(|| {
+        "queue-init-limit is a request the driver refuses, not a device fault: a client \
+         provokes it (queue inspect --fault queue-init-limit on the built-in model)"
+            .to_string()
+    })?;
+    let num = |t: &str| parse_u32_arg(t).map_err(|_| shape());
+    Ok(ServeFault {
+        kind,
+        engine: num(engine)?,
+        queue: num(queue)?,
+    })
 }

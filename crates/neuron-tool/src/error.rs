@@ -48,6 +48,9 @@ pub enum ToolError {
     /// The decoded ring makes the engine fault (the decode on stdout shows where).
     #[error("the engine faults: {0}")]
     EngineFaults(neuron_emu::Fault),
+    /// `queue inspect` found something wrong (its report on stdout says where).
+    #[error("{0}")]
+    QueueWrong(String),
     /// A batch line too long to hold: the batch ends there.
     #[error("{0}")]
     BatchLine(crate::batch::BatchError),

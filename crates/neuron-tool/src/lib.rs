@@ -17,9 +17,11 @@
 
 pub mod abi_diff;
 pub mod arch_select;
+pub mod bar_reader;
 pub mod batch;
 pub mod cli;
 pub mod cmd;
+pub mod device_target;
 pub mod dump;
 pub mod error;
 #[cfg(feature = "test-utils")]
@@ -27,7 +29,14 @@ pub mod fuzzing;
 pub mod hex;
 pub mod memory_bound;
 pub mod pattern;
+pub mod queue_demo;
+pub mod queue_json;
+pub mod queue_verdict;
+pub mod queue_view;
 pub mod quote;
+pub mod reg_fields;
+pub mod serve_faults;
 pub mod size;
 pub mod summary;
+pub mod unit_regs;
 pub mod usage;

@@ -17,6 +17,10 @@ pub struct CopySummary {
     /// How descriptors reached the rings (`mmap`, `copy-descriptors`; `mmap` for the
     /// register-level path).
     pub delivery: &'static str,
+    /// Why the copy fell back to ioctl-only delivery when no `--delivery` was given (the
+    /// node could not be mapped); `None` (and no JSON key) when it did not fall back.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub delivery_fallback: Option<String>,
     /// The DMA engine (the driver's global id).
     pub engine: u32,
     /// The DMA queue.
@@ -76,6 +80,9 @@ impl fmt::Display for CopySummary {
             self.queue,
             self.barrier
         )?;
+        if let Some(why) = &self.delivery_fallback {
+            writeln!(f, "  delivery fell back to copy-descriptors: {why}")?;
+        }
         writeln!(
             f,
             "  {} descriptor pairs in {} batch(es)",
@@ -105,6 +112,7 @@ mod tests {
             device: "built-in model".into(),
             path: "driver",
             delivery: "copy-descriptors",
+            delivery_fallback: None,
             engine: 128,
             queue: 3,
             barrier: "dmb",

@@ -489,7 +489,7 @@ fn copy_every_barrier_and_queue() {
     // The H2T engine's default queue carries the driver's own copies.
     fails_with(
         &["copy", "--engine", "128", "--queue", "0"],
-        "NEURON_IOCTL_DMA_QUEUE_INIT failed",
+        "DMA_QUEUE_INIT refused engine 128 queue 0",
     );
 }
 

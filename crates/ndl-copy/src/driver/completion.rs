@@ -7,9 +7,9 @@
 
 use udma_desc::CopyRequest;
 
-use super::chunk;
+use super::{Delivery, UNMAPPABLE, chunk};
 use crate::mem::{DeviceMem, MemType};
-use ndl_std::{DeviceHandle, Kernel, Mapping, MemLocation, Result};
+use ndl_std::{DeviceHandle, Errno, Error, Kernel, Mapping, MemLocation, Result};
 
 /// The marker value the driver's own copies use.
 pub const COMPLETION_MARKER: u32 = 0xabcd_ef01;
@@ -38,6 +38,31 @@ impl<'r, 'a, K: Kernel> Completion<'r, 'a, K> {
         let chunk = chunk(dev, 8, MemLocation::Host, nc, MemType::Ring, host_window)?;
         let map = if mapped { Some(chunk.map()?) } else { None };
         Ok(Self { map, chunk })
+    }
+
+    /// The completion chunk for a copy delivering by `delivery`, the delivery that runs
+    /// (never [`Delivery::Auto`]) and, when `Auto` fell back, the errno the mapping got.
+    pub(crate) fn for_delivery(
+        dev: &'r DeviceHandle<'a, K>,
+        nc: u32,
+        host_window: u64,
+        delivery: Delivery,
+    ) -> Result<(Self, Delivery, Option<Errno>)> {
+        match delivery {
+            Delivery::Auto => match Self::new(dev, nc, host_window, true) {
+                Ok(c) => Ok((c, Delivery::Mmap, None)),
+                Err(Error::Mmap { errno, .. }) if errno == UNMAPPABLE => {
+                    let c = Self::new(dev, nc, host_window, false)?;
+                    Ok((c, Delivery::CopyDescriptors, Some(errno)))
+                }
+                Err(e) => Err(e),
+            },
+            d => Ok((
+                Self::new(dev, nc, host_window, d == Delivery::Mmap)?,
+                d,
+                None,
+            )),
+        }
     }
 
     /// Writes the marker into the first word and clears the second (before each batch).

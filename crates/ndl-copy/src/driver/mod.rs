@@ -87,7 +87,30 @@ pub enum Delivery {
     /// Handed to DMA_COPY_DESCRIPTORS(64), which checks each host address and copies them
     /// in; nothing is mapped (the completion word is read with MEM_BUF_COPY).
     CopyDescriptors,
+    /// [`Mmap`](Self::Mmap) where the node can be mapped, else
+    /// [`CopyDescriptors`](Self::CopyDescriptors): the first mapping the copy makes (its
+    /// completion chunk's) decides, and only ENODEV — mmap(2)'s "the file does not support
+    /// memory mapping", what a FUSE-served node answers a shared mapping — falls back. The
+    /// report says which ran and why ([`CopyReport::delivery`](crate::CopyReport)).
+    Auto,
 }
+
+impl Delivery {
+    /// The name the tool and reports use (`mmap`, `copy-descriptors`, `auto`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Mmap => "mmap",
+            Self::CopyDescriptors => "copy-descriptors",
+            Self::Auto => "auto",
+        }
+    }
+}
+
+/// The errno of a mapping refusal that [`Delivery::Auto`] answers by delivering through
+/// ioctls instead: ENODEV, "the underlying file system of the specified file does not
+/// support memory mapping" (mmap(2)); FUSE answers it for a shared mapping of a file opened
+/// with direct I/O (the `ndl-fuse` crate docs). Any other refusal is an error.
+pub const UNMAPPABLE: ndl_std::Errno = ndl_std::Errno::NODEV;
 
 /// How the source reaches its chunk and the destination comes back.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -227,14 +250,13 @@ pub fn copy_source_on<K: Kernel, A: Arch, D: Source + ?Sized>(
     let len = source.len();
     let nc = core_of::<A>(options.queue);
     let window = A::SCALARS.pci_host_base;
-    let mapped = options.delivery == Delivery::Mmap;
     // Declared before the queue, so dropped after it: the queue is released before memory
     // the engine may still address is freed.
     let src = chunk(dev, len, options.src, nc, MemType::Tensor, window)?;
     let dst = chunk(dev, len, options.dst, nc, MemType::Tensor, window)?;
-    let completion = Completion::new(dev, nc, window, mapped)?;
-    let mut q =
-        DriverQueue::<K, A>::open(dev, options.queue, options.ring_entries, options.delivery)?;
+    let (completion, delivery, mmap_refused) =
+        Completion::for_delivery(dev, nc, window, options.delivery)?;
+    let mut q = DriverQueue::<K, A>::open(dev, options.queue, options.ring_entries, delivery)?;
     Port::open(dev, &src, options.data)?.fill(source)?;
 
     let chunk = u64::from(MAX_TRANSFER_BYTES);
@@ -283,6 +305,8 @@ pub fn copy_source_on<K: Kernel, A: Arch, D: Source + ?Sized>(
         bytes: len,
         descriptors,
         batches,
+        delivery,
+        mmap_refused,
     })
 }
 

@@ -64,7 +64,8 @@ pub struct DriverQueue<'r, 'a, K: Kernel, A: Arch> {
 impl<'r, 'a, K: Kernel, A: Arch> DriverQueue<'r, 'a, K, A> {
     /// Takes the queue `choice` names, allocates two host rings of `entries` descriptors
     /// (a power of two in `32..=2^23`, which is also a multiple of 16 as the driver
-    /// requires), maps them for [`Delivery::Mmap`], and has the driver program the queue.
+    /// requires), maps them for [`Delivery::Mmap`] (and for [`Delivery::Auto`] where the node
+    /// can be mapped), and has the driver program the queue.
     pub fn open(
         dev: &'r DeviceHandle<'a, K>,
         choice: QueueChoice,
@@ -116,12 +117,24 @@ impl<'r, 'a, K: Kernel, A: Arch> DriverQueue<'r, 'a, K, A> {
         let window = scalars.pci_host_base;
         let tx_mem = chunk(dev, bytes, MemLocation::Host, nc, MemType::Ring, window)?;
         let rx_mem = chunk(dev, bytes, MemLocation::Host, nc, MemType::Ring, window)?;
-        let (tx_map, rx_map) = match delivery {
+        let (tx_map, rx_map, delivery) = match delivery {
             Delivery::Mmap => (
                 Some(RingMemory::new(tx_mem.map()?)),
                 Some(RingMemory::new(rx_mem.map()?)),
+                delivery,
             ),
-            Delivery::CopyDescriptors => (None, None),
+            Delivery::CopyDescriptors => (None, None, delivery),
+            Delivery::Auto => match tx_mem.map() {
+                Ok(tx) => (
+                    Some(RingMemory::new(tx)),
+                    Some(RingMemory::new(rx_mem.map()?)),
+                    Delivery::Mmap,
+                ),
+                Err(Error::Mmap { errno, .. }) if errno == super::UNMAPPABLE => {
+                    (None, None, Delivery::CopyDescriptors)
+                }
+                Err(e) => return Err(e.into()),
+            },
         };
         dev.dma_queue_init(&DmaQueueInit {
             eng_id,
@@ -149,6 +162,11 @@ impl<'r, 'a, K: Kernel, A: Arch> DriverQueue<'r, 'a, K, A> {
             _service: service,
             _arch: PhantomData,
         })
+    }
+
+    /// How descriptors reach the rings ([`Delivery::Auto`] resolved when the queue opened).
+    pub fn delivery(&self) -> Delivery {
+        self.delivery
     }
 
     /// The driver's global engine id.

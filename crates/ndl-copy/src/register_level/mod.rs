@@ -163,5 +163,8 @@ pub fn copy_on<K: Kernel, A: Arch>(
         bytes: len,
         descriptors,
         batches,
+        // The rings are written through the mapped BAR window's memory, never by ioctl.
+        delivery: crate::Delivery::Mmap,
+        mmap_refused: None,
     })
 }

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use khal::Generation;
-use ndl_abi::{DEVICE_INFO, RESOURCE_MMAP_INFO};
+use ndl_abi::{DEVICE_INFO, DMA_QUEUE_INIT, RESOURCE_MMAP_INFO};
 use ndl_copy::register_level::{self, RegisterOptions};
 use ndl_copy::{self as copy, CopyError, CopyOptions, CopyReport, Delivery, QueueChoice};
 use ndl_emu::{DeviceConfig, EmulatedKernel, HOST_PHYS_BASE};
@@ -57,13 +57,6 @@ fn barrier_name(b: BarrierName) -> &'static str {
     }
 }
 
-fn delivery_name(d: Delivery) -> &'static str {
-    match d {
-        Delivery::Mmap => "mmap",
-        Delivery::CopyDescriptors => "copy-descriptors",
-    }
-}
-
 /// Checks the arguments (queue, ring size, size) and turns them into the library's options.
 pub fn plan(args: &CopyArgs) -> Result<Plan> {
     let queue = QueueId::new(args.queue).map_err(|e| ToolError::BadArgument(e.to_string()))?;
@@ -80,8 +73,9 @@ pub fn plan(args: &CopyArgs) -> Result<Plan> {
             None => QueueChoice::H2tService { nc: args.nc },
         },
         delivery: match args.delivery {
-            DeliveryName::Mmap => Delivery::Mmap,
-            DeliveryName::CopyDescriptors => Delivery::CopyDescriptors,
+            Some(DeliveryName::Mmap) => Delivery::Mmap,
+            Some(DeliveryName::CopyDescriptors) => Delivery::CopyDescriptors,
+            None => Delivery::Auto,
         },
         ring_entries: args.ring_size,
         barrier: args.barrier.barrier(),
@@ -177,6 +171,10 @@ fn device_error(name: &str, g: Option<Generation>, e: CopyError) -> ToolError {
         CopyError::Ndl(ndl_std::Error::Ioctl { cmd, .. }) if *cmd == RESOURCE_MMAP_INFO.name() => {
             "; this driver maps no UDMA registers to user space (leave --register-level out)"
         }
+        CopyError::Timeout { .. } | CopyError::EngineAborted { .. } => {
+            "; `neuron-tool queue inspect` on the engine and queue (while a copy is stuck on \
+             it) says why"
+        }
         _ => "",
     };
     match e {
@@ -202,6 +200,37 @@ fn device_error(name: &str, g: Option<Generation>, e: CopyError) -> ToolError {
             why: format!("{other}{hint}"),
         },
     }
+}
+
+/// A refused DMA_QUEUE_INIT as one sentence naming the queue, its rings and the driver's
+/// rules (`reference/dma-path.md` steps 1, 2 and 4), where the bare errno would leave one
+/// guessing which queue and which limit; `None` for any other failure.
+fn queue_init_refused(name: &str, options: &CopyOptions, e: &CopyError) -> Option<ToolError> {
+    let CopyError::Ndl(ndl_std::Error::Ioctl { cmd, errno }) = e else {
+        return None;
+    };
+    if *cmd != DMA_QUEUE_INIT.name() {
+        return None;
+    }
+    let which = match options.queue {
+        QueueChoice::CoreEngine { engine, queue } => {
+            format!("engine {engine} queue {}", queue.get())
+        }
+        QueueChoice::H2tService { nc } => format!("the H2T service queue of core {nc}"),
+    };
+    Some(ToolError::Device {
+        device: name.into(),
+        why: format!(
+            "DMA_QUEUE_INIT refused {which} with rings of {} descriptors ({errno}); the driver \
+             takes {}..={} descriptors per ring, a multiple of {} in 256-byte aligned memory \
+             (else EINVAL or EPERM), refuses with EALREADY a queue it uses for its own host \
+             copies, and with EACCES a process not attached to the device",
+            options.ring_entries,
+            udma_desc::RING_MIN_SIZE,
+            udma_desc::RING_MAX_SIZE,
+            udma_desc::RING_SIZE_MULTIPLE
+        ),
+    })
 }
 
 /// Opens device `index` of `ndl`, runs the planned copy through the library, and returns
@@ -249,7 +278,10 @@ pub fn copy_on<K: Kernel>(
     } else {
         copy::copy_source::<Supported, K, Pattern>(&dev, &source, &plan.options)
     }
-    .map_err(|e| device_error(name, Some(g), e))?;
+    .map_err(|e| {
+        queue_init_refused(name, &plan.options, &e)
+            .unwrap_or_else(|| device_error(name, Some(g), e))
+    })?;
     let seconds = started.elapsed().as_secs_f64();
     Ok(CopySummary {
         arch: report.generation.code_name(),
@@ -259,11 +291,13 @@ pub fn copy_on<K: Kernel>(
         } else {
             "driver"
         },
-        delivery: if plan.register_level {
-            "mmap"
-        } else {
-            delivery_name(plan.options.delivery)
-        },
+        delivery: report.delivery.name(),
+        delivery_fallback: report.mmap_refused.map(|errno| {
+            format!(
+                "the node cannot be mmap'd ({errno}), so descriptors went through \
+                 DMA_COPY_DESCRIPTORS and the completion word through MEM_BUF_COPY"
+            )
+        }),
         engine: report.engine,
         queue: report.queue,
         barrier: barrier_name(args.barrier),

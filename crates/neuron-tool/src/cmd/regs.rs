@@ -18,7 +18,7 @@ use khal::regs::{Placed, RegisterBlock, Source, in_block};
 
 use crate::arch_select::{ArchVisitor, dispatch};
 use crate::cli::{BlockName, RegsArgs};
-use crate::error::Result;
+use crate::error::{Result, ToolError};
 
 /// One line of the map: offset from the unit base, offset in the block, name.
 fn row(out: &mut impl Write, abs: usize, rel: usize, name: &str) -> std::io::Result<()> {
@@ -68,89 +68,103 @@ fn print<A: Arch>(out: &mut impl Write, only: Option<BlockName>) -> std::io::Res
         block_rows(out, S2m::BASE, S2m::NAME)?;
     }
     if want(BlockName::Gen) {
-        writeln!(out, "\n[{}] general block at {:#07x}", Gen::NAME, Gen::BASE)?;
-        block_rows(out, Gen::BASE, Gen::NAME)?;
-        writeln!(
-            out,
-            "\n[{}] extended general block at {:#07x} (queue q's selectors at +{:#x}*q)",
-            GenEx::NAME,
-            GenEx::BASE,
-            VmprV4::STRIDE
-        )?;
-        block_rows(out, GenEx::BASE, GenEx::NAME)?;
-        writeln!(
-            out,
-            "  (AXI-error interrupt controllers at +{:#x}..: see --block iofic)",
-            il::AXI_ERROR_M2S_DESC_RD_IN_GEN
-        )?;
+        print_gen(out)?;
     }
     if want(BlockName::Queue) {
-        let arrays = [
-            (
-                "TX",
-                TxQueue::NAME,
-                TxQueue::BASE,
-                TxQueue::STRIDE,
-                TxQueue::COUNT,
-            ),
-            (
-                "RX",
-                RxQueue::NAME,
-                RxQueue::BASE,
-                RxQueue::STRIDE,
-                RxQueue::COUNT,
-            ),
-        ];
-        for (dir, name, base, stride, count) in arrays {
-            writeln!(
-                out,
-                "\n[queue] {dir} ({name}) queue q block at {base:#07x} + q*{stride:#x} ({count} queues; queue 0 shown)",
-            )?;
-            block_rows(out, base, name)?;
-        }
+        print_queues(out)?;
     }
     if want(BlockName::Iofic) {
+        print_iofic(out)?;
+    }
+    Ok(())
+}
+
+/// The general and extended general blocks.
+fn print_gen(out: &mut impl Write) -> std::io::Result<()> {
+    writeln!(out, "\n[{}] general block at {:#07x}", Gen::NAME, Gen::BASE)?;
+    block_rows(out, Gen::BASE, Gen::NAME)?;
+    writeln!(
+        out,
+        "\n[{}] extended general block at {:#07x} (queue q's selectors at +{:#x}*q)",
+        GenEx::NAME,
+        GenEx::BASE,
+        VmprV4::STRIDE
+    )?;
+    block_rows(out, GenEx::BASE, GenEx::NAME)?;
+    writeln!(
+        out,
+        "  (AXI-error interrupt controllers at +{:#x}..: see --block iofic)",
+        il::AXI_ERROR_M2S_DESC_RD_IN_GEN
+    )
+}
+
+/// The TX and RX queue block arrays (queue 0's offsets).
+fn print_queues(out: &mut impl Write) -> std::io::Result<()> {
+    let arrays = [
+        (
+            "TX",
+            TxQueue::NAME,
+            TxQueue::BASE,
+            TxQueue::STRIDE,
+            TxQueue::COUNT,
+        ),
+        (
+            "RX",
+            RxQueue::NAME,
+            RxQueue::BASE,
+            RxQueue::STRIDE,
+            RxQueue::COUNT,
+        ),
+    ];
+    for (dir, name, base, stride, count) in arrays {
         writeln!(
             out,
-            "\n[iofic] interrupt controller: levels of {:#x}-byte group windows in the gen block",
-            il::GROUP_STRIDE
+            "\n[queue] {dir} ({name}) queue q block at {base:#07x} + q*{stride:#x} ({count} queues; queue 0 shown)",
         )?;
-        let levels = [
-            ("primary", il::PRIMARY_BASE_IN_GEN, il::PRIMARY_GROUPS),
-            (
-                "secondary",
-                il::SECONDARY_BASE_IN_GEN,
-                il::SECONDARY_GROUPS_REV4,
-            ),
-        ];
-        for (level, base, groups) in levels {
-            for g in 0..groups {
-                let off = base + il::group_base(g);
-                let letter = char::from(b'A' + u8::try_from(g).unwrap_or(0));
-                row(
-                    out,
-                    Gen::BASE + off,
-                    off,
-                    &format!("{level} group {letter}"),
-                )?;
-            }
-        }
-        for c in general::AxiErrorIofic::PROGRAMMED
-            .into_iter()
-            .chain([general::AxiErrorIofic::Msix])
-        {
-            let off = c.offset();
+        block_rows(out, base, name)?;
+    }
+    Ok(())
+}
+
+/// The interrupt controller: the group windows of both levels, the AXI-error controllers,
+/// and the registers of every window.
+fn print_iofic(out: &mut impl Write) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "\n[iofic] interrupt controller: levels of {:#x}-byte group windows in the gen block",
+        il::GROUP_STRIDE
+    )?;
+    let levels = [
+        ("primary", il::PRIMARY_BASE_IN_GEN, il::PRIMARY_GROUPS),
+        (
+            "secondary",
+            il::SECONDARY_BASE_IN_GEN,
+            il::SECONDARY_GROUPS_REV4,
+        ),
+    ];
+    for (level, base, groups) in levels {
+        for g in 0..groups {
+            let off = base + il::group_base(g);
+            let letter = char::from(b'A' + u8::try_from(g).unwrap_or(0));
             row(
                 out,
                 Gen::BASE + off,
                 off,
-                &format!("AXI-error controller {c:?} (one group)"),
+                &format!("{level} group {letter}"),
             )?;
         }
-        writeln!(out, "  registers of every group window:")?;
-        for r in GroupReg::ALL {
-            writeln!(out, "  +{:#04x}  {}", r.offset(), r.name())?;
-        }
+    }
+    for c in general::AxiErrorIofic::PROGRAMMED
+        .into_iter()
+        .chain([general::AxiErrorIofic::Msix])
+    {
+        let off = c.offset();
+        let name = format!("AXI-error controller {c:?} (one group)");
+        row(out, Gen::BASE + off, off, &name)?;
+    }
+    writeln!(out, "  registers of every group window:")?;
+    for r in GroupReg::ALL {
+        writeln!(out, "  +{:#04x}  {}", r.offset(), r.name())?;
     }
     Ok(())
 }
@@ -164,6 +178,9 @@ pub fn run(args: &RegsArgs, out: &mut impl Write) -> Result<()> {
             print::<A>(self.0, self.1)
         }
     }
-    dispatch(args.arch.generation(), Map(out, args.block))??;
+    let arch = args
+        .arch
+        .ok_or_else(|| ToolError::BadArgument("regs needs --arch (or read, dump)".into()))?;
+    dispatch(arch.generation(), Map(out, args.block))??;
     Ok(())
 }

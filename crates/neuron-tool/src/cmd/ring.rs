@@ -329,7 +329,7 @@ fn walk_rx(
 
 /// One descriptor on one line: the control word by field, the other words raw
 /// (`desc decode` shows every `meta_ctrl` field).
-struct Compact(Descriptor, Direction);
+pub struct Compact(pub Descriptor, pub Direction);
 
 impl fmt::Display for Compact {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

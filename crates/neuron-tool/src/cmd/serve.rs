@@ -32,6 +32,7 @@ pub fn run(a: &ServeArgs, out: &mut impl Write) -> Result<()> {
         })
         .collect();
     let kernel = EmulatedKernel::with_devices(devices).map_err(|e| fail(e.to_string()))?;
+    crate::serve_faults::arm_faults(&kernel, a.devices, &a.fault)?;
     // Before any thread starts: the workers inherit the blocked signals, so they arrive
     // at `wait` below instead of killing the process with the mount in place.
     let termination = Termination::block().map_err(|e| fail(format!("signal mask: {e}")))?;
