@@ -328,8 +328,9 @@ pub struct RegsReadArgs {
     /// device model.
     #[arg(long)]
     pub device: Option<PathBuf>,
-    /// Chip generation of the built-in model (a device reports its own).
-    #[arg(long, value_enum, default_value_t = ArchName::Cayman)]
+    /// Chip generation of the built-in model; refused with --device (a device reports its
+    /// own in DEVICE_INFO).
+    #[arg(long, value_enum, default_value_t = ArchName::Cayman, conflicts_with = "device")]
     pub arch: ArchName,
     /// The DMA engine (the driver's global id).
     #[arg(long)]
@@ -354,8 +355,9 @@ pub struct RegsDumpArgs {
     /// A device node; without it the built-in device model.
     #[arg(long)]
     pub device: Option<PathBuf>,
-    /// Chip generation of the built-in model (a device reports its own).
-    #[arg(long, value_enum, default_value_t = ArchName::Cayman)]
+    /// Chip generation of the built-in model; refused with --device (a device reports its
+    /// own in DEVICE_INFO).
+    #[arg(long, value_enum, default_value_t = ArchName::Cayman, conflicts_with = "device")]
     pub arch: ArchName,
     /// Print JSON.
     #[arg(long)]
@@ -392,8 +394,9 @@ pub struct QueueInspectArgs {
     /// model: a demonstration copy runs on the queue first (with --fault, into that fault).
     #[arg(long)]
     pub device: Option<PathBuf>,
-    /// Chip generation of the built-in model (a device reports its own).
-    #[arg(long, value_enum, default_value_t = ArchName::Cayman)]
+    /// Chip generation of the built-in model; refused with --device (a device reports its
+    /// own in DEVICE_INFO).
+    #[arg(long, value_enum, default_value_t = ArchName::Cayman, conflicts_with = "device")]
     pub arch: ArchName,
     /// The DMA engine (the driver's global id).
     #[arg(long)]

@@ -593,3 +593,34 @@ fn help_lists_every_subcommand() {
         assert!(out.contains(sub), "{sub}");
     }
 }
+
+/// A device reports its own generation (DEVICE_INFO `architecture`), so `--arch` beside
+/// `--device` would be ignored: it is refused instead, in one sentence.
+#[test]
+fn arch_is_refused_beside_a_device() {
+    for args in [
+        &[
+            "regs",
+            "read",
+            "--device",
+            "/dev/null",
+            "--arch",
+            "mariana",
+            "--engine",
+            "0",
+        ][..],
+        &["regs", "dump", "--device", "/dev/null", "--arch", "sunda"],
+        &[
+            "queue",
+            "inspect",
+            "--device",
+            "/dev/null",
+            "--arch",
+            "cayman",
+            "--engine",
+            "4",
+        ],
+    ] {
+        fails_with(args, "--arch");
+    }
+}
