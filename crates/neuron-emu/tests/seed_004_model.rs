@@ -61,7 +61,7 @@ fn s2_al_udma_init_refuses_another_revision_before_writing() {
     let r =
         hal_engine::<khal_cayman::Cayman>(&dev, EngineParams::for_arch::<khal_cayman::Cayman>());
     assert!(
-        matches!(r, Err(UdmaError::UnsupportedDmaRevision { value: 3 })),
+        matches!(r, Err(UdmaError::UnsupportedDmaRevision { value: 3, .. })),
         "{r:?}"
     );
     let regs = unit0(&dev);

@@ -77,7 +77,14 @@ pub struct EngineParams {
     pub queue_count: u8,
     /// Max descriptors per packet, 8..=128, programmed into the prefetcher (step 7).
     pub max_descs_per_packet: u8,
-    /// The UDMA revision read from the hardware, when known; it must equal the arch's.
+    /// The engine's UDMA revision, when the caller knows it; it must equal the arch's.
+    ///
+    /// [`Udma::init_hal`] (the userspace HAL's bring-up) then uses it **instead of reading**
+    /// `m2s_feature.dma_version`: the override for an engine whose version word does not read
+    /// 4 although the engine is revision 4 (which register holds the revision, and that it
+    /// reads exactly 4, are the ancestor HAL's fact and an inference: see
+    /// [`revision_from_dma_version`](super::revision_from_dma_version)). `None`: read it.
+    /// [`Udma::init`] (the kernel's, which never reads it) only checks it against the arch.
     pub hw_revision: Option<u8>,
 }
 
@@ -111,6 +118,15 @@ impl EngineParams {
             queue_count: QUEUE_COUNT_ALL,
             max_descs_per_packet: ArchPacketLimit::<A>::MAX_DESCS,
             hw_revision: None,
+        }
+    }
+
+    /// The same parameters with the engine's UDMA revision stated by the caller
+    /// ([`hw_revision`](Self::hw_revision)): [`Udma::init_hal`] does not read it then.
+    pub const fn with_revision(self, revision: u8) -> Self {
+        Self {
+            hw_revision: Some(revision),
+            ..self
         }
     }
 

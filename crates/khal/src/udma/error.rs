@@ -31,11 +31,14 @@ pub enum UdmaError {
         /// The arch's UDMA revision.
         arch: u8,
     },
-    /// The userspace HAL's `al_udma_init` read a UDMA revision other than 4 from
-    /// `m2s_feature.dma_version` (seed 004 §2: "unsupported DMA rev id: %d", -EINVAL).
+    /// The userspace HAL's `al_udma_init` found a UDMA revision other than 4 (seed 004 §2:
+    /// "unsupported DMA rev id: %d", -EINVAL): read from `m2s_feature.dma_version` by the
+    /// ancestor's rule, or stated by the caller.
     UnsupportedDmaRevision {
-        /// The revision read.
+        /// The revision (for a word below 4 read from the register: the word itself).
         value: u32,
+        /// Where it came from.
+        source: super::RevisionSource,
     },
     /// `al_udma_iofic_config_ex` (the caller's, for `iofic_mode`) failed (seed 004 §2:
     /// "failed configure iofic"; its return code is passed back).
@@ -154,10 +157,14 @@ impl fmt::Display for UdmaError {
                     "hardware reports UDMA revision {hardware}, the arch has {arch}"
                 )
             }
-            UdmaError::UnsupportedDmaRevision { value } => {
+            UdmaError::UnsupportedDmaRevision { value, source } => {
+                let from = match source {
+                    super::RevisionSource::Register => "read from m2s_feature.dma_version",
+                    super::RevisionSource::Given => "given by the caller",
+                };
                 write!(
                     f,
-                    "unsupported DMA rev id: {value} (only revision 4 is initialised)"
+                    "unsupported DMA rev id: {value:#x} ({from}; only revision 4 is initialised)"
                 )
             }
             UdmaError::IoficConfigFailed { rc } => {

@@ -24,6 +24,8 @@ mod no_desc;
 mod prefetch;
 mod profile;
 mod queue;
+mod queue_pair;
+mod revision_get;
 mod ring_id;
 mod state;
 mod steering;
@@ -43,10 +45,13 @@ pub use error::{RevisionFeature, UdmaError};
 pub use error_irq::unmask_error_interrupts;
 pub use prefetch::{MAX_DESCS_PER_PACKET, MIN_DESCS_PER_PACKET};
 pub use profile::{
-    BringUpProfile, DATA_CFG_MAX_PKT_LIMIT, HAL_PKT_CLK, KERNEL_AXI_TIMEOUT, NUM_OF_QUEUES_ALL,
-    S2M_APP_ACK_TIMEOUT,
+    ANCESTOR_AXI_TIMEOUT, BringUpProfile, DATA_CFG_MAX_PKT_LIMIT, HAL_PKT_CLK, KERNEL_AXI_TIMEOUT,
+    NUM_OF_QUEUES_ALL, S2M_APP_ACK_TIMEOUT,
 };
 pub use queue::{MAX_RING_SIZE, MIN_RING_SIZE, RING_ALIGN, RingConfig};
+pub use revision_get::{
+    DMA_MISC_PROGRAMMING_ID, REV3_DMA_MISC_REVISION, RevisionSource, revision_from_dma_version,
+};
 pub use state::UdmaState;
 pub use steering::QueueTarget;
 pub use tgtid::TGTID_QUEUE_V4_WORDS;
