@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{Regs, Rev3Engine};
+use common::{Regs, Rev3Engine, al_hal};
 use khal::Arch;
 use khal::regs::queue::Dir;
 use khal::udma::{TttDefaults, TttEntry, TttField, Udma, UdmaError, UdmaState};
@@ -29,10 +29,72 @@ const NO_DESC: usize = 0x2_0344;
 
 #[test]
 fn s2_s2m_no_desc_cfg_set_register_is_s2m_common_0x344() {
-    // "al_reg_read32(udma->s2m_common(@+0x38) + 0x344)"; "s2m = regs_base + 0x20000".
-    use khal::regs::s2m::NoDescCfgReg;
+    // "al_reg_read32(udma->s2m_common(@+0x38) + 0x344)"; "s2m = regs_base + 0x20000". The
+    // ancestor (al-hal g): s2m_wr.data_cfg_2 at S2M+0x344 (unit+0x20344): s2m_common is the
+    // S2M block base.
+    use khal::regs::s2m::{NoDescCfg, NoDescCfgReg};
     assert_eq!(<NoDescCfgReg as mmio::Register>::OFFSET, 0x344);
     assert_eq!(NoDescCfgReg::ABS, NO_DESC);
+    let row = al_hal("g", "the S2M no-descriptor register is s2m_wr.data_cfg_2");
+    assert_eq!(row.value, "S2M+0x344 (unit+0x20344)");
+    assert_eq!(row.confidence, "matches seed exactly");
+    // Every bit the ancestor names, at its place.
+    let bits = al_hal("g", "data_cfg_2 fields");
+    assert_eq!(
+        bits.value,
+        "0x00FFFFFF / 0x08000000 / 0x10000000 / 0x20000000 / 0x40000000 / 0x80000000"
+    );
+    let one = |f: fn(NoDescCfg) -> NoDescCfg| f(NoDescCfg::new()).into_bits();
+    assert_eq!(one(|v| v.with_timeout(0xFF_FFFF)), 0x00FF_FFFF);
+    assert_eq!(one(|v| v.with_drop_en(true)), 0x0800_0000);
+    assert_eq!(one(|v| v.with_mask(true)), 0x1000_0000);
+    assert_eq!(one(|v| v.with_wait_for_prefetch(true)), 0x2000_0000);
+    assert_eq!(one(|v| v.with_full_line_write(true)), 0x4000_0000);
+    assert_eq!(one(|v| v.with_hdr_in_buf1(true)), 0x8000_0000);
+    // The unit of the timeout (ancestor only): south-bridge clock cycles, 0 = wait forever.
+    let unit = al_hal("g", "timeout unit");
+    assert_eq!(unit.value, "SB clock cycles");
+    assert!(unit.fact.contains("0 means wait forever"));
+}
+
+#[test]
+fn s2_s2m_no_desc_cfg_set_ancestor_procedure_replaces_the_timer_and_clears_bit29() {
+    // al-hal g: "drop with timeout 0 -> error -EINVAL, nothing written; drop sets bit27 and
+    // clears bit29 ...; gen_interrupt sets or clears bit28; the timer field is replaced ...;
+    // write. Then, rev 4 only and drop set: clear bit0 ... of gen dma_misc.bw_bug_fixes"
+    // (bw_bug_fixes at unit+0x3A120).
+    const BW_BUG_FIXES: usize = 0x3_a120;
+    let fixes = al_hal(
+        "g",
+        "al_udma_s2m_no_desc_cfg_set(drop, gen_interrupt, timeout)",
+    );
+    assert_eq!(fixes.value, "bw_bug_fixes at gen+0x2120 (unit+0x3A120)");
+    assert_eq!(khal::regs::dma_misc::BwBugFixesReg::ABS, BW_BUG_FIXES);
+    let regs = Regs::new();
+    regs.preset(NO_DESC, 0x2fff_ffff);
+    regs.preset(BW_BUG_FIXES, 0x3);
+    let e = Udma::<Cayman, _>::attach(&regs, 16, Some(4)).unwrap();
+    assert_eq!(
+        e.set_s2m_no_desc_ancestor(true, false, 0),
+        Err(UdmaError::NoDescDropWithoutTimeout)
+    );
+    assert!(regs.trace().is_empty());
+    e.set_s2m_no_desc_ancestor(true, false, 0x12).unwrap();
+    assert_eq!(
+        regs.trace().as_slice(),
+        [
+            rd(NO_DESC, 0x2fff_ffff),
+            // bit 27 set, bits 28 and 29 clear, timer replaced by 0x12.
+            w(NO_DESC, 0x0f00_0012),
+            rd(BW_BUG_FIXES, 0x3),
+            w(BW_BUG_FIXES, 0x2),
+        ]
+    );
+    // Without drop: bit 27 cleared, bit 29 kept, no bug-fix step; timeout 0 waits forever.
+    regs.clear_trace();
+    regs.preset(NO_DESC, 0x2800_0005);
+    e.set_s2m_no_desc_ancestor(false, true, 0).unwrap();
+    assert_eq!(regs.writes().as_slice(), [(NO_DESC, 0x3000_0000)]);
 }
 
 #[test]

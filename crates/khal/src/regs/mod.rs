@@ -37,6 +37,7 @@
 //! rx_q3.write::<queue::TxRlimitMaskReg>(queue::TxRlimitMask::RESET);
 //! ```
 
+pub mod dma_misc;
 pub mod gen_ex;
 pub mod general;
 pub mod khal_udma;

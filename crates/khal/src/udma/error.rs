@@ -54,6 +54,9 @@ pub enum UdmaError {
     /// An S2M no-descriptor policy of "no drop, timeout 0", which waits forever (seed 004
     /// §2); use the explicit `set_s2m_no_desc_wait_forever`.
     NoDescWaitForever,
+    /// The ancestor HAL's no-descriptor procedure refuses drop with a zero timeout (al-hal
+    /// `g`: "drop with timeout 0 -> error -EINVAL, nothing written").
+    NoDescDropWithoutTimeout,
     /// A TTT entry field that does not fit its word.
     TttEntryField {
         /// Which field.
@@ -180,6 +183,12 @@ impl fmt::Display for UdmaError {
                 f,
                 "no-descriptor timeout 0 without drop waits forever; opt in explicitly"
             ),
+            UdmaError::NoDescDropWithoutTimeout => {
+                write!(
+                    f,
+                    "no-descriptor drop with timeout 0 (the ancestor HAL refuses it)"
+                )
+            }
             UdmaError::TttEntryField { field, value } => {
                 write!(f, "TTT entry {field:?} {value:#x} does not fit its word")
             }
