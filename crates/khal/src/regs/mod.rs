@@ -48,6 +48,7 @@ pub mod queue;
 pub mod s2m;
 mod state;
 pub mod tgtid;
+pub mod ttt;
 pub mod unit;
 
 pub use layout::QueueReg;

@@ -222,10 +222,16 @@ impl<A: Arch, M: Mmio> Udma<A, M> {
     }
 
     fn check_queue_count(requested: u8) -> Result<u8, UdmaError> {
+        // `DMA_MAX_Q`: the seed's "max: %d" check, the kernel's "16 queues max"; an engine
+        // of revision <= 3 has 4 (al-hal `a`: `DMA_MAX_Q_V3` = 4, `DMA_MAX_Q_V4` = 16).
+        let max = if A::UDMA_REVISION < Rev4::NUMBER {
+            crate::regs::tgtid::DMA_MAX_Q_V3
+        } else {
+            QUEUES_PER_ENGINE
+        };
         match requested {
-            QUEUE_COUNT_ALL => Ok(QUEUES_PER_ENGINE),
-            // `DMA_MAX_Q`: the seed's "max: %d" check, the kernel's "16 queues max".
-            1..=QUEUES_PER_ENGINE => Ok(requested),
+            QUEUE_COUNT_ALL => Ok(max),
+            1.. if requested <= max => Ok(requested),
             _ => Err(UdmaError::BadQueueCount { requested }),
         }
     }

@@ -57,21 +57,11 @@ pub enum UdmaError {
     /// The ancestor HAL's no-descriptor procedure refuses drop with a zero timeout (al-hal
     /// `g`: "drop with timeout 0 -> error -EINVAL, nothing written").
     NoDescDropWithoutTimeout,
-    /// A TTT entry field that does not fit its word.
-    TttEntryField {
-        /// Which field.
-        field: super::TttField,
-        /// Its value.
-        value: u32,
-    },
-    /// The TTT ready bit did not come up within the poll bound.
+    /// The TTT's `init_in_progress` bit did not clear within the poll bound.
     TttNotReady {
         /// Reads made.
         polls: u32,
     },
-    /// NORMAL on an arch whose NORMAL transition runs the TTT default configuration, asked
-    /// without the TTT window and defaults.
-    TttSetupRequired,
     /// The engine did not report the requested state within the poll bound.
     StateWaitTimeout {
         /// The state asked for.
@@ -79,7 +69,7 @@ pub enum UdmaError {
         /// Rounds polled.
         polls: u32,
     },
-    /// More queues requested than the engine has (16), or none.
+    /// More queues requested than the engine has (16; 4 below UDMA revision 4), or none.
     BadQueueCount {
         /// The count given.
         requested: u8,
@@ -189,21 +179,20 @@ impl fmt::Display for UdmaError {
                     "no-descriptor drop with timeout 0 (the ancestor HAL refuses it)"
                 )
             }
-            UdmaError::TttEntryField { field, value } => {
-                write!(f, "TTT entry {field:?} {value:#x} does not fit its word")
-            }
             UdmaError::TttNotReady { polls } => {
-                write!(f, "TTT not ready after {polls} polls")
+                write!(
+                    f,
+                    "TTT initialisation still in progress after {polls} polls"
+                )
             }
-            UdmaError::TttSetupRequired => write!(
-                f,
-                "NORMAL on this arch runs the TTT default configuration: use state_set_wait_ttt"
-            ),
             UdmaError::StateWaitTimeout { state, polls } => {
                 write!(f, "engine did not report {state:?} after {polls} polls")
             }
             UdmaError::BadQueueCount { requested } => {
-                write!(f, "queue count {requested} is not 1..=16 or 0xff")
+                write!(
+                    f,
+                    "queue count {requested} is not 1..=16 (1..=4 below revision 4) or 0xff"
+                )
             }
             UdmaError::QueueNotConfigured { queue, count } => {
                 write!(

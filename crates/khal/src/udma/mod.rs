@@ -52,7 +52,7 @@ pub use queue::{MAX_RING_SIZE, MIN_RING_SIZE, RING_ALIGN, RingConfig};
 pub use revision_get::{
     DMA_MISC_PROGRAMMING_ID, REV3_DMA_MISC_REVISION, RevisionSource, revision_from_dma_version,
 };
-pub use state::UdmaState;
+pub use state::{STATE_WAIT_POLL_INTERVAL_US, STATE_WAIT_POLLS, UdmaState, WaitFor};
 pub use steering::QueueTarget;
-pub use tgtid::TGTID_QUEUE_V4_WORDS;
-pub use ttt::{TttDefaults, TttEntry, TttField};
+pub use tgtid::{TgtidDir, TgtidMsix, TgtidQueue};
+pub use ttt::TttEntry;
