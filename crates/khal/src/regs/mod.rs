@@ -46,6 +46,7 @@ mod list;
 pub mod m2s;
 pub mod queue;
 pub mod s2m;
+pub mod s2m_comp;
 mod state;
 pub mod tgtid;
 pub mod ttt;

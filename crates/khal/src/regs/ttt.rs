@@ -3,7 +3,7 @@
 //! `tgtid_regs` block (`udma+0x58`); the ancestor HAL gives the block and every field
 //! (`reference/al-hal/facts.tsv` rows `d`).
 //!
-//! * **The block** is the unit's `gen_ex` ([`GenEx`](super::gen_ex::GenEx), unit `+0x3C000`):
+//! * **The block** is the unit's `gen_ex` ([`GenEx`], unit `+0x3C000`):
 //!   the ancestor's handle keeps `gen_regs, gen_axi_regs, gen_int_regs, gen_ex_regs` in
 //!   consecutive pointer slots, so with the seed's `gen_regs` at `+0x40` its `+0x58` is
 //!   `gen_ex` (al-hal `d`, "consistent with seed"). The section-control registers sit from

@@ -57,6 +57,12 @@ pub enum UdmaError {
     /// The ancestor HAL's no-descriptor procedure refuses drop with a zero timeout (al-hal
     /// `g`: "drop with timeout 0 -> error -EINVAL, nothing written").
     NoDescDropWithoutTimeout,
+    /// A completion-descriptor write burst other than 64, 128 or 256 bytes (al-hal `e`:
+    /// `al_udma_s2m_compl_desc_burst_config`, -EINVAL).
+    BadCompDescBurst {
+        /// The burst given, in bytes.
+        bytes: u32,
+    },
     /// The TTT's `init_in_progress` bit did not clear within the poll bound.
     TttNotReady {
         /// Reads made.
@@ -136,6 +142,29 @@ pub enum UdmaError {
 impl fmt::Display for UdmaError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
+            UdmaError::UnsupportedRevision { .. }
+            | UdmaError::RevisionMismatch { .. }
+            | UdmaError::UnsupportedDmaRevision { .. }
+            | UdmaError::IoficConfigFailed { .. }
+            | UdmaError::StateWaitTimeout { .. }
+            | UdmaError::BadQueueCount { .. }
+            | UdmaError::QueueNotConfigured { .. }
+            | UdmaError::StateNotSettable { .. } => self.fmt_engine(f),
+            UdmaError::NoDescTimeoutTooWide { .. }
+            | UdmaError::NoDescWaitForever
+            | UdmaError::NoDescDropWithoutTimeout
+            | UdmaError::TttNotReady { .. }
+            | UdmaError::BadMaxDescsPerPacket { .. }
+            | UdmaError::BadCompDescBurst { .. } => self.fmt_config(f),
+            _ => self.fmt_ring(f),
+        }
+    }
+}
+
+impl UdmaError {
+    /// Revision, bring-up, state and queue-count errors.
+    fn fmt_engine(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
             UdmaError::UnsupportedRevision {
                 feature,
                 found,
@@ -166,6 +195,30 @@ impl fmt::Display for UdmaError {
                     "failed to configure the IOFIC (al_udma_iofic_config_ex: {rc})"
                 )
             }
+            UdmaError::StateWaitTimeout { state, polls } => {
+                write!(f, "engine did not report {state:?} after {polls} polls")
+            }
+            UdmaError::BadQueueCount { requested } => {
+                write!(
+                    f,
+                    "queue count {requested} is not 1..=16 (1..=4 below revision 4) or 0xff"
+                )
+            }
+            UdmaError::QueueNotConfigured { queue, count } => {
+                write!(
+                    f,
+                    "queue {queue} is not among the {count} configured queues"
+                )
+            }
+            UdmaError::StateNotSettable { state } => write!(f, "state {state:?} cannot be set"),
+
+            _ => write!(f, "{self:?}"),
+        }
+    }
+
+    /// Configuration-layer errors (no-descriptor, TTT, completion, packet limits).
+    fn fmt_config(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
             UdmaError::NoDescTimeoutTooWide { timeout } => {
                 write!(f, "no-descriptor timeout {timeout:#x} does not fit 24 bits")
             }
@@ -185,24 +238,22 @@ impl fmt::Display for UdmaError {
                     "TTT initialisation still in progress after {polls} polls"
                 )
             }
-            UdmaError::StateWaitTimeout { state, polls } => {
-                write!(f, "engine did not report {state:?} after {polls} polls")
-            }
-            UdmaError::BadQueueCount { requested } => {
-                write!(
-                    f,
-                    "queue count {requested} is not 1..=16 (1..=4 below revision 4) or 0xff"
-                )
-            }
-            UdmaError::QueueNotConfigured { queue, count } => {
-                write!(
-                    f,
-                    "queue {queue} is not among the {count} configured queues"
-                )
-            }
             UdmaError::BadMaxDescsPerPacket { value } => {
                 write!(f, "max descriptors per packet {value} is not in 8..=128")
             }
+            UdmaError::BadCompDescBurst { bytes } => {
+                write!(
+                    f,
+                    "completion-descriptor burst {bytes} bytes is not 64, 128 or 256"
+                )
+            }
+            _ => write!(f, "{self:?}"),
+        }
+    }
+
+    /// Ring and doorbell errors.
+    fn fmt_ring(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
             UdmaError::RingMisaligned { dir, addr } => {
                 write!(f, "{dir:?} ring at {addr:#x} is not 256-byte aligned")
             }
@@ -227,7 +278,7 @@ impl fmt::Display for UdmaError {
             UdmaError::DoorbellCountTooWide { dir, count } => {
                 write!(f, "{dir:?} doorbell count {count} does not fit 24 bits")
             }
-            UdmaError::StateNotSettable { state } => write!(f, "state {state:?} cannot be set"),
+            _ => write!(f, "{self:?}"),
         }
     }
 }

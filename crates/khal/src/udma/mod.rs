@@ -19,6 +19,7 @@ mod doorbell;
 mod engine;
 mod error;
 mod error_irq;
+mod ext_app;
 mod hal_init;
 mod no_desc;
 mod prefetch;
@@ -27,6 +28,7 @@ mod queue;
 mod queue_pair;
 mod revision_get;
 mod ring_id;
+mod s2m_comp;
 mod state;
 mod steering;
 mod tgtid;
@@ -52,6 +54,7 @@ pub use queue::{MAX_RING_SIZE, MIN_RING_SIZE, RING_ALIGN, RingConfig};
 pub use revision_get::{
     DMA_MISC_PROGRAMMING_ID, REV3_DMA_MISC_REVISION, RevisionSource, revision_from_dma_version,
 };
+pub use s2m_comp::{COMP_DESC_BEAT_BYTES, S2mQueueComp};
 pub use state::{STATE_WAIT_POLL_INTERVAL_US, STATE_WAIT_POLLS, UdmaState, WaitFor};
 pub use steering::QueueTarget;
 pub use tgtid::{TgtidDir, TgtidMsix, TgtidQueue};

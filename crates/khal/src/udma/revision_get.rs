@@ -39,7 +39,7 @@ pub enum RevisionSource {
 
 /// Unit offset of the revision-3 layout's gen `dma_misc.revision`, which the ancestor reads
 /// when `dma_version` is below 4 (al-hal `a`: "unit+0x1E084 (v3 gen base 0x1C000 + dma_misc
-/// 0x2080 + 4), bits [11:0]"). Recorded, never read here (module docs).
+/// 0x2080 + 4), bits `[11:0]`"). Recorded, never read here (module docs).
 pub const REV3_DMA_MISC_REVISION: usize = 0x1_E084;
 /// Its programming-interface ID field `[11:0]` (al-hal `a`, mask 0x00000FFF).
 pub const DMA_MISC_PROGRAMMING_ID: u32 = 0x0000_0FFF;
