@@ -444,3 +444,13 @@ fn s3_trampolines_18_queue_slots_after_3_bases_and_m2s_only_data_tail() {
     assert_eq!(t::M2S_DATA_TAIL_PTR_INC_OFFSET, None);
     assert_eq!(khal::regs::QueueReg::ALL.len(), 16);
 }
+
+#[test]
+fn s1_build_packet_per_arch_cap_is_each_arch_crates_value() {
+    // Seed 004 §1: "num_blocks > MAX_DESCS_PER_PACKET // 0x80 SUNDA / 0x41 CAYMAN+MARIANA";
+    // the builder (udma-desc `packet_prepare`) takes the cap from the arch's PacketCaps.
+    use khal::caps::PacketCaps;
+    assert_eq!(<Sunda as PacketCaps>::MAX_TX_DESCS_PER_PACKET, 0x80);
+    assert_eq!(<Cayman as PacketCaps>::MAX_TX_DESCS_PER_PACKET, 0x41);
+    assert_eq!(<Mariana as PacketCaps>::MAX_TX_DESCS_PER_PACKET, 0x41);
+}

@@ -1,12 +1,18 @@
 //! UDMA engine and queue bring-up and configuration over any [`mmio::Mmio`] window of one
 //! UDMA unit (a mapped BAR, the recording fake, the device model).
 //!
-//! The register sequences are the reference driver's (`udma-notes.md` sections 2, 3, 6, 7
-//! and 10), byte for byte on the success path; every input is validated **before** the
-//! first write, so an error leaves the hardware untouched (the driver programs the TX queue
-//! before it checks the RX one). One default differs on purpose: engine init programs the
-//! arch's packet limit as max descriptors per packet (V2 128, where the kernel passes 65;
-//! see [`EngineParams::for_arch`]).
+//! Each sequence names its source. The kernel engine init ([`Udma::init`], the kernel
+//! [`BringUpProfile`]), queue init, the doorbell, the state change and ring-id masking are
+//! the reference driver's (`udma-notes.md` sections 2, 3, 6, 7 and 10), register for
+//! register on the success path, with one default that differs on purpose: engine init
+//! programs the arch's packet limit as max descriptors per packet (V2 128, where the kernel
+//! passes 65; see [`EngineParams::for_arch`]). The userspace HAL's `al_udma_init`
+//! ([`Udma::init_hal`], the default profile) and the configuration layer are seed 004 §2's;
+//! where the seed names a register without its fields or procedure (target ids, the TTT, the
+//! no-descriptor word's upper bits, RX completion, `state_set_wait`'s poll) the ancestor
+//! HAL's facts are used and named (`reference/al-hal/facts.tsv`). Every input is validated
+//! **before** the first write, so an error leaves the hardware untouched (the driver
+//! programs the TX queue before it checks the RX one).
 //!
 //! The product's steps after engine init (section 2 step 8) are methods bounded on the
 //! generations that run them: [`Udma::arm_axi_error_aborts`] (V2,
