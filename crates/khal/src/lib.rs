@@ -57,6 +57,10 @@
 //!   TTT entry words, RX completion words, the no-descriptor bits past 28, the ext-app bit):
 //!   every offset the seed cites is where the ancestor has a register of that meaning
 //!   (`reference/al-hal/README.md`), but the fields are "ancestor only".
+//! * **`pe_format_activity_stats`' counters and text** ([`Scalars::pe_format_activity_stats`]):
+//!   the reference gives "header then one line per row group with matmul, weight-load and
+//!   idle cycle counts"; the header text, the number format and which counter feeds each
+//!   column (the arch's `pe_mm`/`pe_idle` counter scalars) are the project's choice.
 //!
 //! # Not modelled (no source states it)
 //!
@@ -70,7 +74,6 @@
 //! * **The V4 notification mask bits** (no source, al-hal `b`).
 //! * **`al_udma_m2m_build_crc_descriptor`'s bytes**: the seed names the builder; the ancestor
 //!   has none, and its SSM CRC word's bit 26 is Neuron's write barrier (al-hal `h`).
-//! * **`pe_format_activity_stats`' text format** (CSV header and line layout).
 //! * **Per-arch clock divider.** Named among V4's differences by the project's issues; no
 //!   value or register in any source (the seed's "clk-div" writes are the `[m2s+0x310]`
 //!   FIFO depth and the `pkt/clk` word, both modelled).
@@ -103,10 +106,11 @@ pub use hal::{FreeError, HAL, HOST_ARCH, Hal, HalCell, HalInitError, InitOutcome
 pub use latch::{ArchLatch, Bound, LatchError};
 
 pub use arch::{
-    Arch, ArchError, DIE_FLIP_XOR, DhalCallbacks, Generation, InvalidGeneration, NC_MAP_ENTRIES,
-    NC_MAP_TYPE, NcLocation, NcMapTable, PATTERN_A, PATTERN_B, PATTERN_C, PATTERN_D, PCI_VENDOR_ID,
-    Platform, Product, RegistrarError, RegistrarInput, Registration, Rev3, Rev4, ScalarField,
-    ScalarValue, Scalars, SteeringLayoutV4, TgtidLayoutV3, TgtidLayoutV4, TttRevision,
-    UDMA_UNIT_WINDOW, UdmaRevision, UnknownDeviceId, VersionWindow, WRITE_BLOCKED_QUEUE_REGS,
-    WaitTimes, nc_map_entry, pci_id, read_pe_counter, register_common, v4_table,
+    ACTIVITY_STATS_HEADER, ActivityStats, Arch, ArchError, DIE_FLIP_XOR, DhalCallbacks, Generation,
+    InvalidGeneration, NC_MAP_ENTRIES, NC_MAP_TYPE, NcLocation, NcMapTable, PATTERN_A, PATTERN_B,
+    PATTERN_C, PATTERN_D, PCI_VENDOR_ID, Platform, Product, RegistrarError, RegistrarInput,
+    Registration, Rev3, Rev4, ScalarField, ScalarValue, Scalars, SteeringLayoutV4, TgtidLayoutV3,
+    TgtidLayoutV4, TttRevision, UDMA_UNIT_WINDOW, UdmaRevision, UnknownDeviceId, VersionWindow,
+    WRITE_BLOCKED_QUEUE_REGS, WaitTimes, nc_map_entry, pci_id, read_pe_counter, register_common,
+    v4_table,
 };
