@@ -351,10 +351,10 @@ impl Device {
 }
 
 impl Device {
-    /// A separate register window on unit `unit`'s `gen_ex` block for the TTT (offset 0 =
-    /// `gen_ex`, the TTT from `+0x800`; see [`TgtidBlock`]), on UDMA revision 4 and later
-    /// only (`al_udma_ttt_en` asserts `rev_id >= 4`). The unit's own window serves the same
-    /// registers at unit `0x3c800..0x3cc1c`.
+    /// A register window on unit `unit`'s target-id block (the TTT; see [`TgtidBlock`]), on
+    /// UDMA revision 4 and later only (`al_udma_ttt_en` asserts `rev_id >= 4`). Its offset 0
+    /// is the unit's `gen_ex` (the seed's `tgtid_regs`), the TTT from `+0x800`; the unit's
+    /// own window serves the same registers at unit `0x3c800..0x3cc1c`.
     pub fn tgtid_block(&self, unit: usize) -> Option<TgtidBlock> {
         let m = self.shared.lock();
         let u = m.units.get(unit)?;
