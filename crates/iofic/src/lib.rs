@@ -53,6 +53,7 @@ mod cause;
 mod control;
 mod error;
 pub mod error_masks;
+mod ext_app;
 mod group;
 pub mod layout;
 mod level;
@@ -63,6 +64,7 @@ pub mod udma;
 pub use cause::{CauseBits, M2sCause, ParityCause, PrimaryDSummary, S2mCause};
 pub use control::{Control, ControllerRev};
 pub use error::Error;
+pub use ext_app::{EXT_APP_REV4, EXT_APP_UP_TO_REV3, ext_app_bit, unmask_ext_app};
 pub use group::Group;
 pub use level::Level;
 pub use summary::{

@@ -38,13 +38,16 @@ pub trait RingIdErrorMasking: crate::Arch {}
 /// [`Udma::arm_axi_error_aborts`](crate::udma::Udma::arm_axi_error_aborts).
 pub trait AxiErrorAborts: crate::Arch {}
 
-/// Marker: the userspace HAL runs the Target Translation Table's default configuration
+/// Marker: the userspace HAL runs the TTT's default configuration (the seed's "Target
+/// Translation Table", the ancestor HAL's Transaction Type Table)
 /// when this generation's engines go to NORMAL (seed 004 §2: `al_udma_ttt_default_config`,
 /// "MARIANA-only", "reached only from `al_udma_state_set_wait` on the NORMAL transition").
 /// The arch's revision must have a TTT ([`TttRevision`](crate::TttRevision)). Enables
 /// [`Udma::ttt_default_config`](crate::udma::Udma::ttt_default_config) (and the other TTT methods) and
 /// [`Udma::state_set_wait_ttt`](crate::udma::Udma::state_set_wait_ttt); the plain
-/// [`Udma::state_set_wait`](crate::udma::Udma::state_set_wait) refuses NORMAL on such an arch.
+/// [`Udma::state_set_wait`](crate::udma::Udma::state_set_wait) runs the default
+/// configuration on the unit's own `gen_ex` after NORMAL is observed (the ancestor HAL's
+/// order, al-hal `h`).
 ///
 /// The marker and [`Arch::TTT_DEFAULT_ON_NORMAL`](crate::Arch::TTT_DEFAULT_ON_NORMAL) state
 /// one fact; a TTT method of an arch with the marker but without the flag fails the build

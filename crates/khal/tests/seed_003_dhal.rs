@@ -251,3 +251,44 @@ fn ref_2_26_5_0_dma_eng_per_nd_split_into_seng_and_h2d() {
         (128, 4)
     );
 }
+
+#[test]
+fn s3_vc_pe_format_activity_stats_header_then_a_line_per_row_group() {
+    // arch-callbacks.tsv tpb pe_format_activity_stats: "CSV text: header then one line per
+    // row group (4) with matmul, weight-load and idle cycle counts; returns non-zero when the
+    // text was truncated". The header text and the column counters are the project's choice.
+    let row = common::rows(CALLBACKS)
+        .find(|r| r[0] == "tpb" && r[1] == "pe_format_activity_stats")
+        .unwrap();
+    assert!(
+        row.last()
+            .unwrap()
+            .starts_with("CSV text: header then one line per row group (4)")
+    );
+    let s = &Cayman::SCALARS;
+    assert_eq!(s.pe_row_grp_count, 4);
+    let bar0 = perf_bar0::<Cayman>(7, 2); // row 2: weight load 100 + 1 + 2 + 3 + 4
+    let at = |base: u64, row: u32| usize::try_from(s.row_group_counter_offset(base, row)).unwrap();
+    bar0.preset(at(s.pe_mm_cntr_offsets[7], 2), 55);
+    bar0.preset(at(s.pe_idle_cntr_offsets[7], 2), 9);
+    bar0.preset(at(s.pe_idle_cntr_offsets[7], 2) + 4, 1); // high word: 2^32 + 9
+    let mut buf = [0u8; 256];
+    let out = s.pe_format_activity_stats(&bar0, 7, &mut buf).unwrap();
+    let text = core::str::from_utf8(&buf[..out.len]).unwrap();
+    assert_eq!(
+        text,
+        format!(
+            "{}0,0,0,0\n1,0,0,0\n2,55,110,4294967305\n3,0,0,0\n",
+            khal::ACTIVITY_STATS_HEADER
+        )
+    );
+    assert!(!out.truncated);
+    let mut small = [0u8; 20];
+    let out = s.pe_format_activity_stats(&bar0, 7, &mut small).unwrap();
+    assert_eq!((out.len, out.truncated), (20, true));
+    assert_eq!(&small[..], &khal::ACTIVITY_STATS_HEADER.as_bytes()[..20]);
+    assert_eq!(
+        s.pe_format_activity_stats(&bar0, 8, &mut buf),
+        Err(ArchError::NcOutOfRange { nc: 8, limit: 8 })
+    );
+}

@@ -4,11 +4,12 @@
 
 mod common;
 
-use common::Regs;
+use common::{Regs, al_hal};
 use khal::Arch;
 use khal::regs::queue::Dir;
 use khal::udma::{
-    BringUpProfile, EngineParams, HAL_PKT_CLK, KERNEL_AXI_TIMEOUT, RingConfig, Udma, UdmaError,
+    BringUpProfile, EngineParams, HAL_PKT_CLK, KERNEL_AXI_TIMEOUT, RevisionSource, Udma, UdmaError,
+    revision_from_dma_version,
 };
 use khal_cayman::Cayman;
 use khal_mariana::Mariana;
@@ -83,17 +84,81 @@ fn s2_al_udma_init_other_arch_writes_0x400_0x100_to_m2s_0x310() {
 
 #[test]
 fn s2_al_udma_init_refuses_a_revision_other_than_4_naming_it() {
-    // "if udma->rev_id != 4: log("unsupported DMA rev id: %d"); return -EINVAL".
-    for rev in [0, 3, 5, 0xffff_ffff] {
+    // "if udma->rev_id != 4: log("unsupported DMA rev id: %d"); return -EINVAL". A word with
+    // other bits besides 4 (0x104) is refused whole: the ancestor takes the word as is.
+    for rev in [0, 3, 5, 0x104, 0xffff_ffff] {
         let regs = Regs::new();
         regs.preset(DMA_VERSION, rev);
         let r = Udma::<Cayman, _>::init_hal(&regs, EngineParams::for_arch::<Cayman>());
         assert_eq!(
             r.err(),
-            Some(UdmaError::UnsupportedDmaRevision { value: rev })
+            Some(UdmaError::UnsupportedDmaRevision {
+                value: rev,
+                source: RevisionSource::Register
+            })
         );
         assert_eq!(regs.trace().as_slice(), [rd(DMA_VERSION, rev)]);
     }
+}
+
+#[test]
+fn s2_al_udma_revision_get_is_the_whole_dma_version_word_at_m2s_0x604() {
+    // The seed: "read UDMA rev reg", no offset. The ancestor (al-hal a): M2S feature word
+    // dma_version at unit+0x604; "value >= 4 used as-is", 0 = revision 1..3.
+    let reg = al_hal("a", "al_udma_revision_get reads the M2S feature word");
+    assert_eq!(reg.value, "M2S+0x604 (unit+0x00604)");
+    assert_eq!(reg.confidence, "consistent with seed");
+    assert_eq!(khal::regs::m2s::DmaVersion::ABS, 0x604);
+    let rule = al_hal("a", "dma_version encoding");
+    assert_eq!(rule.value, "0 = rev 1..3; 4 = rev 4; value >= 4 used as-is");
+    assert_eq!(revision_from_dma_version(4), Some(4));
+    assert_eq!(revision_from_dma_version(7), Some(7));
+    assert_eq!(revision_from_dma_version(0x0001_0004), Some(0x0001_0004));
+    assert_eq!(revision_from_dma_version(0), None);
+    assert_eq!(revision_from_dma_version(3), None);
+    // Below 4 the ancestor reads the revision-3 layout's dma_misc; recorded, never read here.
+    let fallback = al_hal("a", "fallback when dma_version < 4");
+    assert!(
+        fallback.value.starts_with("unit+0x1E084"),
+        "{}",
+        fallback.value
+    );
+    assert_eq!(khal::udma::REV3_DMA_MISC_REVISION, 0x1_E084);
+    assert!(fallback.value.ends_with("bits [11:0]"));
+    assert_eq!(khal::udma::DMA_MISC_PROGRAMMING_ID, 0xFFF);
+}
+
+#[test]
+fn s2_al_udma_init_caller_stated_revision_replaces_the_register_read() {
+    // INFERENCE under test: that every shipped engine's dma_version word reads exactly 4. If a
+    // real engine's word reads otherwise (here 0x104), the default refuses it; a caller that
+    // knows its engine is revision 4 states it, and nothing is read.
+    let regs = Regs::new();
+    regs.preset(DMA_VERSION, 0x104);
+    let p = EngineParams::for_arch::<Mariana>();
+    assert_eq!(
+        Udma::<Mariana, _>::init_hal(&regs, p).err(),
+        Some(UdmaError::UnsupportedDmaRevision {
+            value: 0x104,
+            source: RevisionSource::Register
+        })
+    );
+    regs.clear_trace();
+    let e = Udma::<Mariana, _>::init_hal(&regs, p.with_revision(4)).unwrap();
+    assert_eq!(e.revision(), 4);
+    let mut want = al_udma_init_trace(0x0100_0000 | 4088);
+    want.remove(0); // the read of dma_version
+    assert_eq!(regs.trace().as_slice(), want.as_slice());
+    // The seed's gate applies to a stated revision too, before any access.
+    let regs = Regs::new();
+    assert_eq!(
+        Udma::<Mariana, _>::init_hal(&regs, p.with_revision(3)).err(),
+        Some(UdmaError::UnsupportedDmaRevision {
+            value: 3,
+            source: RevisionSource::Given
+        })
+    );
+    assert!(regs.trace().is_empty());
 }
 
 #[test]
@@ -127,7 +192,9 @@ fn s2_al_udma_init_num_of_queues_0xff_means_16_and_above_16_is_refused() {
 #[test]
 fn s1_copy_prepare_one_queue_ids_are_checked_against_num_of_queues() {
     // "assert(qid < udma->num_of_queues)" (al_hal_udma_m2m.c:636): against the configured
-    // count, not against 16.
+    // count, not against 16. The check is made where a queue's ring pair is made for an
+    // engine; copy_prepare_one then runs on a configured queue only.
+    use udma_desc::{CopyRequest, DescRing, Descriptor, Direction};
     let regs = Regs::new();
     regs.preset(DMA_VERSION, 4);
     let p = EngineParams {
@@ -136,21 +203,30 @@ fn s1_copy_prepare_one_queue_ids_are_checked_against_num_of_queues() {
     };
     let e = Udma::<Cayman, _>::init_hal(&regs, p).unwrap();
     regs.clear_trace();
-    let ring = RingConfig {
-        bus_addr: 0x1000,
-        size: 64,
-    };
-    let q2 = QueueId::new(2).unwrap();
-    assert_eq!(
-        e.init_queue(q2, ring, ring),
-        Err(UdmaError::QueueNotConfigured { queue: 2, count: 2 })
+    type Rings<'a> = (
+        DescRing<&'a mut [Descriptor]>,
+        DescRing<&'a mut [Descriptor]>,
     );
+    fn rings<'a>(t: &'a mut [Descriptor], r: &'a mut [Descriptor]) -> Rings<'a> {
+        (
+            DescRing::new(Direction::Tx, t).unwrap(),
+            DescRing::new(Direction::Rx, r).unwrap(),
+        )
+    }
+    let (mut t, mut r) = ([Descriptor::ZERO; 32], [Descriptor::ZERO; 32]);
+    let (tx, rx) = rings(&mut t, &mut r);
     assert_eq!(
-        e.enable_queue(khal::regs::queue::Dir::Rx, q2),
-        Err(UdmaError::QueueNotConfigured { queue: 2, count: 2 })
+        e.ring_pair(QueueId::new(2).unwrap(), tx, rx).err(),
+        Some(UdmaError::QueueNotConfigured { queue: 2, count: 2 })
     );
-    assert!(regs.trace().is_empty());
-    assert!(e.init_queue(QueueId::new(1).unwrap(), ring, ring).is_ok());
+    let (tx, rx) = rings(&mut t, &mut r);
+    let mut pair = e.ring_pair(QueueId::new(1).unwrap(), tx, rx).unwrap();
+    let slots = pair
+        .copy_prepare_one::<Cayman>(&CopyRequest::new(0x1000, 0x2000, 64))
+        .unwrap();
+    assert_eq!((slots.tx.index, slots.rx.index), (0, 0));
+    assert_eq!(pair.queue().get(), 1);
+    assert!(regs.trace().is_empty(), "no register access to prepare");
 }
 
 #[test]
@@ -201,6 +277,22 @@ fn s2_al_udma_init_profiles_keep_both_sources_values() {
     assert_eq!(kernel.data_fifo_depth::<Cayman>(), 2296);
     assert_eq!(kernel.data_fifo_depth::<Mariana>(), 2296);
     assert!(hal.reads_revision() && !kernel.reads_revision());
+}
+
+#[test]
+fn s2_packet_size_cfg_set_writes_m2s_cfg_len_as_the_ancestor_does() {
+    // The seed names packet_size_cfg_set without register or value; al-hal f: m2s.cfg_len
+    // (M2S+0x254), max [19:0] and 64K-as-zero bit 24, defaults 0xFFFFF with 64K-as-zero.
+    let row = al_hal("f", "packet_size_cfg_set writes m2s.cfg_len");
+    assert_eq!(row.value, "0x010FFFFF");
+    let trace = al_udma_init_trace(0x0100_0400);
+    assert!(trace.contains(&w(0x254, 0x010F_FFFF)));
+    assert_eq!(khal::regs::m2s::CfgLenReg::ABS, 0x254);
+    // The AXI timeout word the seed writes 0xF4240: the ancestor's defaults write 5,000,000.
+    let axi = al_hal("f", "gen axi.cfg_1");
+    assert_eq!(axi.value, "5000000");
+    assert_eq!(khal::udma::ANCESTOR_AXI_TIMEOUT, 5_000_000);
+    assert_eq!(khal::regs::general::AxiCfg1::ABS, 0x3a300);
 }
 
 #[test]
@@ -302,25 +394,27 @@ fn s1_copy_start_refuses_rx_count_0_and_counts_wider_than_24_bits() {
 }
 
 #[test]
-fn s2_al_udma_rev_id_4_and_16_queues_are_each_one_fact() {
-    // "every ... path rev-gates on udma->rev_id @+0x1880 against AL_UDMA_REV_ID_4 == 4";
-    // "num_q = (params->num_of_queues == 0xFF) ? 16 : ...; if num_q > 16: ... -EINVAL".
-    use khal::{Rev4, UdmaRevision};
+fn s2_al_udma_rev_id_4_and_16_queues_are_the_sources_numbers() {
+    // Seed 004 §2: "AL_UDMA_REV_ID_4 == 4"; "num_q = (params->num_of_queues == 0xFF) ? 16";
+    // al-hal a: "DMA_MAX_Q_V3 = 4, DMA_MAX_Q_V4 = 16, AL_UDMA_NUM_QUEUES_MAX = 0xFF".
+    let row = al_hal("a", "revision to queue count");
+    assert_eq!(
+        row.value,
+        "DMA_MAX_Q_V3 = 4, DMA_MAX_Q_V4 = 16, AL_UDMA_NUM_QUEUES_MAX = 0xFF"
+    );
+    assert_eq!(row.confidence, "matches seed exactly");
     assert_eq!(khal::regs::m2s::UDMA_REV_ID_4, 4);
-    assert_eq!(u32::from(Rev4::NUMBER), khal::regs::m2s::UDMA_REV_ID_4);
-    assert_eq!(Cayman::UDMA_REVISION, Rev4::NUMBER);
+    assert_eq!(<khal::Rev4 as khal::UdmaRevision>::NUMBER, 4);
     assert_eq!(udma_desc::QUEUES_PER_ENGINE, 16);
-    let regs = Regs::new();
-    regs.preset(DMA_VERSION, 4);
-    let all = Udma::<Cayman, _>::init_hal(
-        &regs,
-        EngineParams {
-            queue_count: 0xFF,
-            ..EngineParams::for_arch::<Cayman>()
-        },
-    )
-    .unwrap();
-    assert_eq!(all.queue_count(), udma_desc::QUEUES_PER_ENGINE);
+    assert_eq!(khal::udma::QUEUE_COUNT_ALL, 0xFF);
+    for arch_rev in [
+        Sunda::UDMA_REVISION,
+        Cayman::UDMA_REVISION,
+        Mariana::UDMA_REVISION,
+    ] {
+        // udma-notes.md §2 step 1: the kernel records revision 4 on every generation.
+        assert_eq!(arch_rev, 4);
+    }
 }
 
 #[test]
@@ -349,4 +443,14 @@ fn s3_trampolines_18_queue_slots_after_3_bases_and_m2s_only_data_tail() {
     // Its offset value is in neither source: no layout entry, no QueueReg variant.
     assert_eq!(t::M2S_DATA_TAIL_PTR_INC_OFFSET, None);
     assert_eq!(khal::regs::QueueReg::ALL.len(), 16);
+}
+
+#[test]
+fn s1_build_packet_per_arch_cap_is_each_arch_crates_value() {
+    // Seed 004 §1: "num_blocks > MAX_DESCS_PER_PACKET // 0x80 SUNDA / 0x41 CAYMAN+MARIANA";
+    // the builder (udma-desc `packet_prepare`) takes the cap from the arch's PacketCaps.
+    use khal::caps::PacketCaps;
+    assert_eq!(<Sunda as PacketCaps>::MAX_TX_DESCS_PER_PACKET, 0x80);
+    assert_eq!(<Cayman as PacketCaps>::MAX_TX_DESCS_PER_PACKET, 0x41);
+    assert_eq!(<Mariana as PacketCaps>::MAX_TX_DESCS_PER_PACKET, 0x41);
 }

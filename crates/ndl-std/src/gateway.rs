@@ -151,8 +151,9 @@ enum Source<'a> {
     Owned(RawFd),
 }
 
-/// The per-device gateway: device `index`'s read-only fd, cached in the process-wide table
-/// (or, behind a [`DeviceHandle`], the handle's own read-write fd).
+/// The per-device gateway: device `index`'s read-only fd, cached in its [`Ndl`](crate::Ndl)
+/// context's table (process-wide for [`Ndl::global`](crate::Ndl::global); or, behind a
+/// [`DeviceHandle`], the handle's own read-write fd).
 #[derive(Debug)]
 pub struct Device<'a, K: Kernel> {
     ndl: &'a Context<K>,
@@ -202,8 +203,14 @@ impl<'a, K: Kernel> Device<'a, K> {
 
 gateway_calls!(Device);
 
-/// The device-global gateway: one process-wide fd on `neuron0` (configurable) opened
-/// write-only, which is what selects the driver's free-access lane.
+/// The device-global gateway: one fd per [`Ndl`](crate::Ndl) context (process-wide for
+/// [`Ndl::global`](crate::Ndl::global)), opened write-only, which is what selects the
+/// driver's free-access lane (seed 000 §1 `ndl_misc_ioctl`).
+///
+/// Its node is `neuron0` by default: **the project's choice**. Neither seed 000 ("lazily
+/// opens one process-wide fd O_WRONLY") nor the driver reference names the node the NDL
+/// opens; the lane is selected by the O_WRONLY mode (seed 000 §1), not by the node.
+/// [`Ndl::with_misc_device`](crate::Ndl::with_misc_device) picks another node.
 #[derive(Debug)]
 pub struct Misc<'a, K: Kernel> {
     ndl: &'a Context<K>,

@@ -1,4 +1,5 @@
-//! The process-wide context: owns the shared state and hands out the three gateways.
+//! The per-process context ([`Ndl::global`] is the process-wide one): owns the shared state
+//! and hands out the three gateways.
 
 use core::ffi::c_int;
 use std::path::{Path, PathBuf};
@@ -106,7 +107,8 @@ impl<K: Kernel> Ndl<K> {
         self
     }
 
-    /// Opens the misc (device-global) fd on `neuron<index>` instead of `neuron0`.
+    /// Opens the misc (device-global) fd on `neuron<index>` instead of `neuron0` (the
+    /// default is the project's choice: no source names the node, see [`Misc`]).
     pub fn with_misc_device(mut self, index: u32) -> Self {
         self.ctx.set_misc_device(index);
         self

@@ -53,10 +53,31 @@ pub struct DeviceConfig {
     pub regions: Vec<RegionSpec>,
     /// Initial execution mode.
     pub mode: ExecMode,
-    /// What every unit's read-only `m2s_feature.dma_version` reads: the UDMA revision
-    /// (`al_udma_revision_get`, seed 004 §2; khal compares the whole word with 4, which bits
-    /// hold the revision neither source states). Default and every shipped arch: 4.
+    /// What every unit's read-only `m2s_feature.dma_version` reads: the UDMA revision word
+    /// (`al_udma_revision_get`, seed 004 §2; the register and the rule "the whole word when it
+    /// is 4 or more" are the ancestor HAL's, `reference/al-hal/facts.tsv` rows `a`). Default
+    /// and every shipped arch: 4. Preset another word ([`DeviceConfig::with_dma_version`]) to
+    /// see how software takes an engine whose word is not what the sources lead it to expect.
     pub dma_version: u32,
+}
+
+impl DeviceConfig {
+    /// The same configuration with every unit's `m2s_feature.dma_version` reading `word` (a
+    /// model preset: a word below 4 also hides the TTT, which revision 4 brings).
+    ///
+    /// ```
+    /// use mmio::Mmio;
+    /// use neuron_emu::{Device, DeviceConfig};
+    /// let dev = Device::new(DeviceConfig { unit_bases: vec![0], ..Default::default() }.with_dma_version(5))?;
+    /// assert_eq!(dev.read32(0x604), 5);
+    /// # Ok::<(), neuron_emu::MapError>(())
+    /// ```
+    pub fn with_dma_version(self, word: u32) -> Self {
+        Self {
+            dma_version: word,
+            ..self
+        }
+    }
 }
 
 impl Default for DeviceConfig {
@@ -105,7 +126,8 @@ impl Shared {
 /// })?;
 /// dev.write32(0x204, 1); // M2S change_state NORMAL
 /// assert_eq!(dev.read32(0x200), 0x1111);
-/// assert_eq!(dev.read32(0x3c800), mmio::BUS_ERROR_READ, "past the unit window");
+/// assert_eq!(dev.read32(0x3c800), 0, "the TTT enable, in gen_ex past the kernel's structure");
+/// assert_eq!(dev.read32(0x3cc1c), mmio::BUS_ERROR_READ, "past the unit's registers");
 /// # Ok::<(), neuron_emu::MapError>(())
 /// ```
 #[derive(Clone)]
@@ -366,7 +388,9 @@ impl Device {
 
 impl Device {
     /// A register window on unit `unit`'s target-id block (the TTT; see [`TgtidBlock`]), on
-    /// UDMA revision 4 and later only (`al_udma_ttt_en` asserts `rev_id >= 4`).
+    /// UDMA revision 4 and later only (`al_udma_ttt_en` asserts `rev_id >= 4`). Its offset 0
+    /// is the unit's `gen_ex` (the seed's `tgtid_regs`), the TTT from `+0x800`; the unit's
+    /// own window serves the same registers at unit `0x3c800..0x3cc1c`.
     pub fn tgtid_block(&self, unit: usize) -> Option<TgtidBlock> {
         let m = self.shared.lock();
         let u = m.units.get(unit)?;
@@ -376,19 +400,21 @@ impl Device {
         })
     }
 
-    /// Whether unit `unit`'s TTT is enabled (`+0x800` bit 0).
+    /// Whether unit `unit`'s TTT is enabled (`cfg_v4_section_en` bit 0).
     pub fn ttt_enabled(&self, unit: usize) -> Option<bool> {
         self.shared.lock().units.get(unit).map(|u| u.ttt.enabled())
     }
 
-    /// Unit `unit`'s committed TTT entries, by index.
+    /// Unit `unit`'s committed TTT entries, by address word (transaction type `[4:0]`, queue
+    /// `[8:5]`).
     pub fn ttt_entries(&self, unit: usize) -> Option<Vec<(u32, TttEntryWords)>> {
         self.shared.lock().units.get(unit).map(|u| u.ttt.entries())
     }
 }
 
-/// A register window on one unit's target-id block, whose place in the unit no source gives
-/// (see the `ttt_model` notes in [`Device::tgtid_block`]); offset 0 is the block's base.
+/// A register window on one unit's TTT registers with offset 0 at the unit's `gen_ex` (the
+/// seed's `tgtid_regs`, the ancestor's `gen_ex_regs`): only the TTT's offsets (`+0x800` on)
+/// have behaviour; the rest of the window is storage of its own, not the unit's `gen_ex`.
 #[derive(Clone, Debug)]
 pub struct TgtidBlock {
     device: Device,
@@ -415,11 +441,24 @@ impl mmio::Mmio for TgtidBlock {
 
 impl mmio::Mmio for Device {
     fn read32(&self, offset: usize) -> u32 {
-        self.shared.lock().read32(offset)
+        let mut m = self.shared.lock();
+        if let Some((unit, off)) = crate::ttt_window::locate(&m, offset) {
+            return m
+                .units
+                .get(unit)
+                .map_or(mmio::BUS_ERROR_READ, |u| u.ttt.read(off));
+        }
+        m.read32(offset)
     }
 
     fn write32(&self, offset: usize, value: u32) {
         let mut m = self.shared.lock();
+        if let Some((unit, off)) = crate::ttt_window::locate(&m, offset) {
+            if let Some(u) = m.units.get_mut(unit) {
+                u.ttt.write(off, value);
+            }
+            return;
+        }
         let woke = m.write32(offset, value);
         self.after_write(m, woke);
     }

@@ -119,14 +119,16 @@
 //! with the same 2-bit value in all four fields (0 disabled/idle, 1 normal, 2 abort); power-on
 //! is disabled. `m2s.stream_cfg` DISABLE and an `s2m.stream_cfg` with DISABLE, FLUSH and
 //! STOP_PREFETCH stall the stream. `m2s_feature.dma_version` is read only and reads the
-//! device's UDMA revision ([`DeviceConfig::dma_version`]: 4 on every arch, what seed 004 §2
-//! `al_udma_init` requires). The S2M no-descriptor policy (S2M `+0x344`): a packet whose RX
+//! device's UDMA revision word ([`DeviceConfig::dma_version`]: 4 on every arch, what seed 004 §2
+//! `al_udma_init` requires; [`DeviceConfig::with_dma_version`] presets another). The S2M no-descriptor policy (S2M `+0x344`): a packet whose RX
 //! descriptors are not posted waits forever when drop is off and the timeout is 0 (the reset
 //! value), else it is dropped ([`Step::Dropped`], [`QueueStats::dropped_packets`]) after
-//! waiting `timeout` scheduler passes (the seed gives no unit). The number of queues
+//! waiting `timeout` scheduler passes (a model choice: the ancestor HAL's unit is
+//! south-bridge clock cycles, which the model has no clock for). The number of queues
 //! software configured is held by no register: the model runs any queue whose `cfg` enables
-//! it. The Target Translation Table of the target-id block (revision 4; the block's place in
-//! the unit is in no source) is a separate window, [`Device::tgtid_block`]. IOFIC: see
+//! it. The TTT (the ancestor HAL's Transaction Type Table, revision 4 and later) sits in
+//! `gen_ex` from `+0x800`, unit `0x3c800..0x3cc1c`, served there and through a separate window
+//! on `gen_ex`, [`Device::tgtid_block`]. IOFIC: see
 //! [`IoficGroupModel`] and [`UnitIofic`]. Every other
 //! register of the `0x3c800`-byte unit window is plain storage with its reset value (`cfg`
 //! 0x03000000, TX `rlimit.mask` 7, spare ones registers all ones, `m2s.cfg_len` 0x000fffff);
@@ -160,6 +162,7 @@ pub mod scenario;
 mod single_run;
 mod transfer;
 mod ttt_model;
+mod ttt_window;
 mod unit;
 mod write_log;
 

@@ -577,7 +577,8 @@ impl Scenario {
                 }
             }
         }
-        let past = UNIT_BASES.iter().max().copied().unwrap_or(0) + ub::UNIT_SIZE;
+        // Past the last unit's registers: its kernel structure, then the TTT in gen_ex.
+        let past = UNIT_BASES.iter().max().copied().unwrap_or(0) + khal::regs::ttt::TTT_IN_UNIT.end;
         if self.device.read32(past) != mmio::BUS_ERROR_READ {
             return bad(format!("{past:#x} decoded as a register"));
         }

@@ -167,7 +167,8 @@ pub(crate) struct UnitModel {
     pub(crate) m2s: DirectionModel,
     pub(crate) s2m: DirectionModel,
     pub(crate) iofic: UnitIofic,
-    /// The target-id block's Target Translation Table (revision 4; see [`TttModel`]).
+    /// The TTT in `gen_ex` (the ancestor HAL's Transaction Type Table, revision 4; see
+    /// [`TttModel`]).
     pub(crate) ttt: TttModel,
     /// What `m2s_feature.dma_version` reads (the device's UDMA revision).
     pub(crate) dma_version: u32,

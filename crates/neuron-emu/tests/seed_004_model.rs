@@ -1,7 +1,7 @@
 //! Seed 004 (KaenaHal UDMA) §2 as the device model honours it, driven through khal calls:
 //! the revision `al_udma_init` reads, the bring-up values it writes (read back), the queue
-//! count, the S2M no-descriptor policy (`al_udma_s2m_no_desc_cfg_set`) and the Target
-//! Translation Table (`al_udma_ttt_*`). Each test is named after the seed section and the
+//! count, the S2M no-descriptor policy (`al_udma_s2m_no_desc_cfg_set`) and the TTT
+//! (`al_udma_ttt_*`, the ancestor HAL's Transaction Type Table). Each test is named after the seed section and the
 //! function whose effect it pins.
 
 mod common;
@@ -11,9 +11,10 @@ use neuron_emu::for_each_arch;
 use common::{Engine, MEM, Rig};
 use khal::Arch;
 use khal::regs::queue::{Cfg, Dir, QueueCfg};
-use khal::regs::tgtid::{TTT_ENTRY, TTT_READY};
+use khal::regs::ttt::{TTT_CTRL, TTT_ENTRY, TTT_INIT_TRIG};
+use khal::regs::unit::GEN_EX_BASE;
 use khal::regs::{general, m2s, s2m, unit};
-use khal::udma::{EngineParams, RingConfig, TttDefaults, TttEntry, Udma, UdmaError, UdmaState};
+use khal::udma::{EngineParams, RingConfig, Udma, UdmaError, UdmaState};
 use mmio::{Mmio, MmioExt, Window};
 use neuron_emu::{Device, DeviceConfig, Direction, Step};
 use udma_desc::QueueId;
@@ -61,7 +62,7 @@ fn s2_al_udma_init_refuses_another_revision_before_writing() {
     let r =
         hal_engine::<khal_cayman::Cayman>(&dev, EngineParams::for_arch::<khal_cayman::Cayman>());
     assert!(
-        matches!(r, Err(UdmaError::UnsupportedDmaRevision { value: 3 })),
+        matches!(r, Err(UdmaError::UnsupportedDmaRevision { value: 3, .. })),
         "{r:?}"
     );
     let regs = unit0(&dev);
@@ -252,24 +253,12 @@ fn s2_al_udma_s2m_no_desc_cfg_set_drop_with_timeout_0_drops_at_once() {
     ));
 }
 
-fn ttt_defaults() -> TttDefaults {
-    TttDefaults {
-        ctrl_update: |v| !v,
-        ready_mask: 1,
-        entry_for: |q| TttEntry {
-            idx: u32::from(q.get()),
-            mask: 0x1f,
-            key: 0x100 + u32::from(q.get()),
-            valid: true,
-            flags: 2,
-            rest: [3, 4, 5, 6],
-        },
-    }
-}
-
-/// §2 `al_udma_ttt_default_config` (MARIANA, revision 4): update the `+0x820` control, spin
-/// on the `+0x824` ready bit, `ttt_en(1)`, then an entry per queue; `ttt_entry_set` writes
-/// the 7-dword entry at `+0xC00` (`idx<<5 | mask`, `key`, `valid | flags<<1`, …).
+/// §2 `al_udma_ttt_default_config` (MARIANA, revision 4), with the ancestor HAL's registers
+/// (`reference/al-hal/facts.tsv` rows `d`): set `init_trig` (`gen_ex+0x820`) bit 0, wait while
+/// `init_in_progress` (`+0x824`) bit 0 reads 1, `ttt_en(1)` (`+0x800` bit 0), then the default
+/// entry of each configured queue, "words: q<<5, 0, 3, 0, 0xFFFFFFFF, 0xFFFF0000, 0",
+/// committed by the write of the seventh word. The model serves the registers in the unit
+/// window (unit `0x3c800..0x3cc1c`) and in the separate `gen_ex` window, on the same state.
 #[test]
 fn s2_al_udma_ttt_default_config_enables_the_table_and_stores_an_entry_per_queue() {
     type A = khal_mariana::Mariana;
@@ -279,28 +268,47 @@ fn s2_al_udma_ttt_default_config_enables_the_table_and_stores_an_entry_per_queue
         ..EngineParams::for_arch::<A>()
     };
     let udma = hal_engine::<A>(&dev, params).unwrap();
-    let tgtid = dev.tgtid_block(0).expect("revision 4 has the TTT");
-    assert_eq!(
-        tgtid.read32(TTT_READY),
-        0,
-        "not ready before the control update"
-    );
+    let gen_ex = dev.tgtid_block(0).expect("revision 4 has the TTT");
     assert_eq!(dev.ttt_enabled(0), Some(false));
-    udma.ttt_default_config(&tgtid, &ttt_defaults(), 8).unwrap();
+    udma.ttt_default_config(&gen_ex, 8).unwrap();
     assert_eq!(dev.ttt_enabled(0), Some(true));
+    assert_eq!(
+        unit0(&dev).read32(GEN_EX_BASE + TTT_CTRL) & 1,
+        1,
+        "seen in the unit window"
+    );
     let entries = dev.ttt_entries(0).unwrap();
     assert_eq!(entries.len(), 4);
     assert_eq!(
         entries[2],
-        (2, [(2 << 5) | 0x1f, 0x102, 1 | (2 << 1), 3, 4, 5, 6])
+        (2 << 5, [2 << 5, 0, 3, 0, 0xFFFF_FFFF, 0xFFFF_0000, 0])
     );
     assert_eq!(
-        tgtid.read32(TTT_ENTRY + 4),
-        0x103,
-        "the last entry's key is in the window"
+        gen_ex.read32(TTT_ENTRY),
+        3 << 5,
+        "the last entry's address word"
     );
-    // And the state transition that runs it (al_udma_state_set_wait, NORMAL on MARIANA).
-    udma.state_set_wait_ttt(UdmaState::Normal, &tgtid, &ttt_defaults(), 8)
-        .unwrap();
+    // init_trig zero-fills the table (al-hal d: "a self-clearing zero-fill").
+    gen_ex.write32(TTT_INIT_TRIG, 1);
+    assert_eq!(dev.ttt_entries(0).unwrap(), Vec::new());
+    assert_eq!(gen_ex.read32(TTT_INIT_TRIG), 0, "self-clearing");
+}
+
+/// §2 `al_udma_state_set_wait` on MARIANA: the NORMAL transition is followed by the TTT
+/// default configuration (al-hal `d`/`h`: "TTT default config *after* success on NORMAL"), in
+/// the unit's own `gen_ex`, with nothing supplied by the caller.
+#[test]
+fn s2_al_udma_state_set_wait_normal_on_mariana_configures_the_ttt_after_the_state() {
+    type A = khal_mariana::Mariana;
+    let dev = Device::for_arch::<A>(&MEM).unwrap();
+    let params = EngineParams {
+        queue_count: 2,
+        ..EngineParams::for_arch::<A>()
+    };
+    let udma = hal_engine::<A>(&dev, params).unwrap();
+    udma.state_set_wait(UdmaState::Normal, 8).unwrap();
     assert_eq!(udma.state(Dir::Tx), UdmaState::Normal);
+    assert_eq!(dev.ttt_enabled(0), Some(true));
+    let keys: Vec<u32> = dev.ttt_entries(0).unwrap().iter().map(|e| e.0).collect();
+    assert_eq!(keys, [0, 1 << 5]);
 }

@@ -11,8 +11,11 @@ pub const CRC_RESULT_BYTES: u32 = 4;
 
 /// A CRC over one source block, its 32-bit result written to `dst`.
 ///
-/// Descriptor layout (a project choice; the vendor copy path has no CRC builder, so only
-/// the `meta_ctrl` field positions are vendor facts):
+/// Descriptor layout (a project choice: seed 004 §1 names the vendor's builder,
+/// `al_udma_m2m_build_crc_descriptor`, reached from `crc_prepare_one` with two TX and one RX
+/// descriptor, but not its bytes; the ancestor HAL has no such builder and its SSM CRC word
+/// gives bit 26 another meaning than Neuron's write barrier, `reference/al-hal/` row `h`. So
+/// only the slot counts and the `meta_ctrl` field positions are vendor facts):
 ///
 /// | ring | slot | content |
 /// |---|---|---|

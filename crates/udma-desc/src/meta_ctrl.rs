@@ -12,7 +12,10 @@ pub const SSMAE_OP_COPY: U3 = U3::from_bits(2);
 ///
 /// Positions and defaults from `reference/udma-bitfields.tsv` (`tx_desc.meta_ctrl`); field
 /// names are the table's. [`MetaCtrl::new`] is the default every copy carries,
-/// 0x01080003 (last block, first block, copy source data, operation selector 2).
+/// 0x01080003 (last block, first block, copy source data, operation selector 2). The ancestor
+/// HAL's SSM CRC/memcpy engine has exactly this word as its first memcpy descriptor's meta
+/// word with CRC type NULL (op 2 | send original | first | last; `reference/al-hal/` row
+/// `h`), which names what the bits mean; the Neuron CRC word itself stays unknown.
 /// WRITE_BARRIER (bit 26) is reserved in the vendor's plain view but is the write barrier of
 /// its CME view and of barrier type 2 (0x05080003).
 ///

@@ -246,18 +246,23 @@ pub fn cme_descriptor(cme_index: u8) -> Result<Descriptor, Error> {
 }
 
 impl<T: DescStore, R: DescStore> RingPair<T, R> {
-    /// Builds one packet from `blocks` as seed 004 §1 `build_cme_packet` / `build_packet`
-    /// do: the optional CME meta descriptor first (its word exactly the seed's), then one
-    /// TX descriptor per block (FIRST on the first data descriptor, LAST on the last,
-    /// CONCAT on every one when a CME descriptor leads the packet, the barrier of
-    /// [`PacketOptions::with_barrier`]), then one RX descriptor per block (SOW on every one
-    /// if asked; INT_EN on the last if [`PacketOptions::with_dst_interrupt`], a project
-    /// option the seed's loop does not have).
+    /// Builds one packet from `blocks` with the descriptors of seed 004 §1
+    /// `build_cme_packet` / `build_packet`: the optional CME meta descriptor first (its word
+    /// exactly the seed's), one TX descriptor per block (FIRST on the first data descriptor,
+    /// LAST on the last, CONCAT on every one when a CME descriptor leads the packet, the
+    /// barrier of [`PacketOptions::with_barrier`]) and one RX descriptor per block (SOW on
+    /// every one if asked; INT_EN on the last if [`PacketOptions::with_dst_interrupt`], a
+    /// project option the seed's loop does not have).
+    ///
+    /// Write order: the seed writes every TX descriptor, then every RX one; this writes the
+    /// CME descriptor, then block by block its TX then its RX descriptor (one pass over
+    /// `blocks`, which the seed's callback walks twice). The slots and bytes are the same,
+    /// and nothing is visible to the engine before the whole packet is published.
     ///
     /// Checked in the seed's order where it can be (a block count the iterator reports up front
-    /// first), then as it goes: SOW on an arch without it ([`Error::StrongOrderUnsupported`]),
-    /// a notification mask (before V4 [`Error::NotificationMaskUnsupported`], on V4
-    /// [`Error::NotificationMaskEncodingUnknown`]), at least one block, each size
+    /// first, then a notification mask: before V4 [`Error::NotificationMaskUnsupported`], on V4
+    /// [`Error::NotificationMaskEncodingUnknown`]; then SOW on an arch without it,
+    /// [`Error::StrongOrderUnsupported`]), then as it goes: at least one block, each size
     /// `1..=65536`, at most `C::MAX_TX_DESCS_PER_PACKET` data blocks (the seed checks
     /// `num_blocks`; the CME descriptor is added outside that count), at most
     /// [`MAX_PACKET_BYTES`] bytes, room on both rings. Descriptors go into free slots

@@ -372,7 +372,9 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
     /// Rings the doorbells that hand `tx_count` TX and `rx_count` RX descriptors to the
     /// engine: RX first, so destinations are ready before source data reaches the stream,
     /// then TX. Each count must be at most its ring's size. A zero count rings nothing
-    /// (TX 0 is how RX descriptors are posted ahead; the kernel would assert on RX 0).
+    /// (TX 0 is how RX descriptors are posted ahead). The RX-count-0 rule is not checked
+    /// here but in one place, `khal::udma::Udma::copy_start`: the 2.26.5.0 kernel refuses
+    /// RX 0 with -1 and writes nothing (`udma-notes.md` §6, §13).
     /// A full memory fence precedes each doorbell so the descriptors are visible first.
     #[inline]
     pub fn copy_start<D: Doorbell + ?Sized>(

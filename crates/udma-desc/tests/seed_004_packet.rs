@@ -359,23 +359,42 @@ fn s1_reserve_descriptors_returns_the_pre_reservation_index_and_flips_on_wrap() 
 }
 
 #[test]
-fn s1_set_descriptors_ors_the_ring_id_phase() {
-    // (rid << 24) & 0x3000000 OR-ed into each prebuilt descriptor, split at the wrap.
+fn s1_set_descriptors_stamps_the_ring_id_phase() {
+    // Seed 004 §1 set_descriptors: "(rid << 24) & 0x3000000 OR-ed into each prebuilt
+    // descriptor, split at the wrap". The project replaces the 2-bit field instead (a
+    // deliberate deviation, seed-contracts.md): for a prebuilt descriptor carrying ring id 0
+    // the two agree; for one carrying a stale ring id, OR would merge the phases (1 | 2 = 3)
+    // and the engine would see a wrong phase, so the stale bits are replaced.
     let mut p = pair(32);
     for _ in 0..2 {
         p.tx_mut().reserve(14).unwrap();
         p.tx().ack(14).unwrap();
     }
+    // Even slots' descriptors carry ring id 0, odd ones a stale ring id 1 (bit 24).
     let prebuilt: Vec<Descriptor> = (0..6)
-        .map(|i| Descriptor::from_words([0x0c00_0100 | i, 0x0108_0003, i, 0]))
+        .map(|i| Descriptor::from_words([0x0c00_0100 | i | ((i & 1) << 24), 0x0108_0003, i, 0]))
         .collect();
     let res = p.tx_mut().reserve(6).unwrap();
     p.tx_mut().write_reserved(&res, &prebuilt).unwrap();
     for (i, slot) in [28u32, 29, 30, 31, 0, 1].into_iter().enumerate() {
         let rid: u32 = if slot >= 28 { 1 } else { 2 };
-        let want = prebuilt[i].word0() | ((rid << 24) & 0x0300_0000);
-        assert_eq!(p.tx().load(slot).unwrap().word0(), want, "slot {slot}");
+        let word0 = prebuilt[i].word0();
+        let got = p.tx().load(slot).unwrap().word0();
+        assert_eq!(
+            got,
+            (word0 & !0x0300_0000) | (rid << 24),
+            "slot {slot}: replaced"
+        );
+        if word0 & 0x0300_0000 == 0 {
+            assert_eq!(
+                got,
+                word0 | ((rid << 24) & 0x0300_0000),
+                "slot {slot}: the seed's OR"
+            );
+        }
     }
+    // Slot 1 (ring id 2) held a stale 1: the seed's OR would give 3, the project gives 2.
+    assert_eq!((p.tx().load(1).unwrap().word0() >> 24) & 3, 2);
 }
 
 struct Log(RefCell<Vec<(Direction, u32)>>);

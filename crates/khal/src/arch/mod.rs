@@ -1,5 +1,6 @@
 //! The compile-time `Arch` trait and its parts.
 
+mod activity_stats;
 mod error;
 mod generation;
 mod nc_map;
@@ -15,6 +16,7 @@ pub use error::ArchError;
 pub use pure::{UDMA_UNIT_WINDOW, WRITE_BLOCKED_QUEUE_REGS, WaitTimes};
 pub use registrar::{Platform, RegistrarError, RegistrarInput, Registration, register_common};
 
+pub use activity_stats::{ACTIVITY_STATS_HEADER, ActivityStats};
 pub use generation::{
     Generation, InvalidGeneration, PCI_VENDOR_ID, Product, UnknownDeviceId, pci_id,
 };

@@ -51,7 +51,7 @@ impl TgtidLayoutV3 for Rev3 {}
 pub trait TgtidLayoutV4: UdmaRevision {}
 impl TgtidLayoutV4 for Rev4 {}
 
-/// Marker: the revision has the Target Translation Table (`al_udma_ttt_en`:
+/// Marker: the revision has the TTT (the ancestor's Transaction Type Table; `al_udma_ttt_en`:
 /// `assert(udma->rev_id >= 4)`, seed 004 §2).
 pub trait TttRevision: UdmaRevision {}
 impl TttRevision for Rev4 {}
@@ -59,6 +59,6 @@ impl TttRevision for Rev4 {}
 /// Marker: the revision lays out the per-queue target-steering selectors as revision 4's
 /// `vmpr_v4` blocks in `gen_ex` (the only layout the reference gives).
 ///
-/// Revision 4 also brings the Target Translation Table ([`TttRevision`]).
+/// Revision 4 also brings the TTT ([`TttRevision`]).
 pub trait SteeringLayoutV4: UdmaRevision {}
 impl SteeringLayoutV4 for Rev4 {}

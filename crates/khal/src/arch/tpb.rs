@@ -9,7 +9,7 @@
 //! | `pe_get_counter_val` (vc) | [`read_pe_counter`] | "reads high word at lsb+4 first, then low word; value = hi<<32 \| lo" |
 //! | `pe_get_fast_wl_cycle_cnt` (vc) | [`Scalars::pe_fast_wl_cycle_cnt`] | sum over the column groups |
 //! | `pe_get_aggregated_wl_cycle_cnt` (per arch) | [`Scalars::pe_aggregated_wl_cycle_cnt`] | V2 fast sum; V3/V4 normal + fast |
-//! | `pe_format_activity_stats` (vc) | not modelled | the CSV header and line format are not in either source |
+//! | `pe_format_activity_stats` (vc) | [`Scalars::pe_format_activity_stats`] | "CSV text: header then one line per row group"; the text itself is the project's choice |
 //!
 //! The counter reads are MMIO through [`mmio::Mmio`] on a BAR0 window; everything else is
 //! arithmetic on the arch's scalars. The kernel's -EIO on a failed read has no counterpart:
@@ -45,7 +45,7 @@ impl Scalars {
         }
     }
 
-    fn counter_base(offsets: &[u64], nc: u32, limit: u8) -> Result<u64, ArchError> {
+    pub(super) fn counter_base(offsets: &[u64], nc: u32, limit: u8) -> Result<u64, ArchError> {
         usize::try_from(nc)
             .ok()
             .and_then(|i| offsets.get(i))

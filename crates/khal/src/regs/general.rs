@@ -22,7 +22,11 @@ mmio::register! {
         /// parity).
         pub SecondaryIofic: [GroupRegs; (il::MAX_GROUPS) x (il::GROUP_STRIDE)] =
             "interrupt_regs.secondary_iofic_ctrl" @ il::SECONDARY_BASE_IN_GEN;
-        /// AXI master transaction timeout for all transactions (engine init: 100,000,000).
+        /// AXI master transaction timeout for all transactions. Engine init writes
+        /// [`HAL_PKT_CLK`](crate::udma::HAL_PKT_CLK) = 0xF4240 in the default userspace-HAL
+        /// profile (seed 004 §2, "pkt/clk") and
+        /// [`KERNEL_AXI_TIMEOUT`](crate::udma::KERNEL_AXI_TIMEOUT) = 100,000,000 in the kernel's
+        /// (`udma-notes.md` §2); the ancestor HAL writes 5,000,000 (al-hal `f`).
         pub AxiCfg1: u32 = "axi.cfg_1" @ 0x2300;
         /// The TX descriptor-read AXI-error controller (one group).
         pub IoficM2sDescRd: [GroupRegs; 1 x 0] =

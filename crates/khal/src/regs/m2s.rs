@@ -158,7 +158,8 @@ mmio::register! {
         /// TX completion application-acknowledge timeout.
         pub CompCfgApplicationAck: u32 = "m2s_comp.cfg_application_ack" @ 0x0408;
         /// Read-only DMA version / feature word: what the userspace HAL's
-        /// `al_udma_revision_get` reads (seed 004 §2 `al_udma_init`; see [`UDMA_REV_ID_4`]).
+        /// `al_udma_revision_get` reads (seed 004 §2 `al_udma_init`; the register is the
+        /// ancestor HAL's fact, al-hal `a`: see [`UDMA_REV_ID_4`]).
         pub DmaVersion: u32 = "m2s_feature.dma_version" @ 0x0604;
     }
 }
@@ -166,11 +167,11 @@ mmio::register! {
 /// The only UDMA revision the userspace HAL initialises (`AL_UDMA_REV_ID_4`, seed 004 §2:
 /// `al_udma_init` refuses any other `rev_id` with -EINVAL, "unsupported DMA rev id").
 ///
-/// Which bits of [`DmaVersion`] hold the revision is **stated by neither source**: the seed
-/// names the function (`al_udma_revision_get` @0x45fbe0, "read UDMA rev reg") without its
-/// body, and the reference lists `m2s_feature.dma_version` ("read-only DMA version / feature
-/// word") without a field table. This crate compares the **whole word** with 4; the public
-/// Annapurna Labs HAL (an outside reference, not one of this project's sources) does the same
-/// for revision 4 and later. The number itself is [`Rev4::NUMBER`](crate::Rev4), widened to
-/// the register's width.
+/// Which word holds the revision the seed does not say (`al_udma_revision_get` @0x45fbe0,
+/// "read UDMA rev reg", no body), nor does the reference (`m2s_feature.dma_version` without a
+/// field table). The ancestor HAL does (`reference/al-hal/facts.tsv` rows `a`): it is
+/// [`DmaVersion`], and a word of 4 or more is the revision, whole. That KaenaHal kept that
+/// rule is an **inference**; [`crate::udma::revision_from_dma_version`] applies it and says
+/// what makes the bring-up safe if it is wrong. The number itself is
+/// [`Rev4::NUMBER`](crate::Rev4), widened to the register's width.
 pub const UDMA_REV_ID_4: u32 = <crate::Rev4 as crate::UdmaRevision>::NUMBER as u32;

@@ -11,7 +11,13 @@
 //! register a zero-sized [`mmio::Register`] marker (offset inside its block, table name,
 //! typed value). The one register list, [`REGISTERS`], is built from those declarations and
 //! checked row by row **at compile time** against `reference/udma-registers.tsv`. Access the
-//! registers through a block window:
+//! registers through a block window.
+//!
+//! Registers the reference does not list but the ancestor HAL places (each at an offset the
+//! seed cites, `reference/al-hal/facts.tsv`) are declared the same way in their own modules
+//! and left out of [`REGISTERS`]: [`tgtid`] (target-id words), [`ttt`] (the TTT in
+//! `gen_ex` from `+0x800`, past the kernel's `0x3c800`), [`s2m_comp`] (RX completion words)
+//! and [`dma_misc`].
 //!
 //! ```
 //! use khal::regs::{m2s, queue};
@@ -37,6 +43,7 @@
 //! rx_q3.write::<queue::TxRlimitMaskReg>(queue::TxRlimitMask::RESET);
 //! ```
 
+pub mod dma_misc;
 pub mod gen_ex;
 pub mod general;
 pub mod khal_udma;
@@ -45,8 +52,10 @@ mod list;
 pub mod m2s;
 pub mod queue;
 pub mod s2m;
+pub mod s2m_comp;
 mod state;
 pub mod tgtid;
+pub mod ttt;
 pub mod unit;
 
 pub use layout::QueueReg;

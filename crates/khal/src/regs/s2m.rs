@@ -118,27 +118,36 @@ mmio::register! {
         pub CompCfgApplicationAck: u32 = "s2m_comp.cfg_application_ack" @ 0x038c;
         /// S2M "no descriptor" policy (seed 004 §2 `al_udma_s2m_no_desc_cfg_set`: S2M common
         /// `+0x344`; abs `0x20344`: the seed's `al_udma_init` places S2M at `regs_base + 0x20000`,
-        /// as the reference does).
+        /// as the reference does). The ancestor HAL names it `s2m_wr.data_cfg_2` (al-hal `g`).
         pub NoDescCfgReg:
             /// The S2M "no descriptor" policy word at S2M `+0x344` (seed 004 §2
             /// `al_udma_s2m_no_desc_cfg_set` @0x4752f0): what the RX engine does with a packet when the
-            /// queue has no descriptor for it. The reference lists no register at this offset.
-            ///
-            /// Bits the seed does not name (24..=26, 29..=31) are kept as read.
+            /// queue has no descriptor for it. The reference lists no register at this offset; the
+            /// ancestor HAL (`reference/al-hal/facts.tsv` rows `g`) names it `s2m_wr.data_cfg_2` and
+            /// gives every bit below. The seed's bits (23:0, 27, 28) match it exactly; bits 29..=31
+            /// and the unit are the ancestor's only.
             struct NoDescCfg {
-                /// How long to wait for a descriptor (`[23:0]`; the seed gives no unit). With
-                /// [`drop_en`](Self::drop_en) clear, 0 means "wait forever" (the seed's warning: "setting
-                /// timeout to 0 will cause the udma to wait forever instead of dropping the packet").
+                /// How long to wait for a descriptor (`[23:0]`), in south-bridge (SB) clock cycles
+                /// (the ancestor's unit; the seed gives none). With [`drop_en`](Self::drop_en)
+                /// clear, 0 means "wait forever" (the seed's warning: "setting timeout to 0 will cause
+                /// the udma to wait forever instead of dropping the packet"; the ancestor agrees).
                 #[bits(24)]
                 pub timeout: u32,
                 #[bits(3)]
                 __: u8,
                 /// Bit 27: drop the packet (after the timeout) instead of waiting.
                 pub drop_en: bool,
-                /// Bit 28: the seed's "mask" bit (no further meaning given).
+                /// Bit 28: the seed's "mask" bit; the ancestor's no-descriptor **hint interrupt**
+                /// enable (fires at once, not after the timeout; its cause is S2M secondary group B
+                /// bit 7, which neither error mask unmasks).
                 pub mask: bool,
-                #[bits(3)]
-                __: u8,
+                /// Bit 29 (ancestor only): wait for prefetch: 1 drops when the prefetch FIFO has no
+                /// descriptor, 0 only when the system has none. The ancestor clears it when dropping.
+                pub wait_for_prefetch: bool,
+                /// Bit 30 (ancestor only): full-line write mode.
+                pub full_line_write: bool,
+                /// Bit 31 (ancestor only): direct-placement header uses buffer 1.
+                pub hdr_in_buf1: bool,
             } = "s2m.no_desc_cfg" @ 0x0344,
             source "seed 004 §2 al_udma_s2m_no_desc_cfg_set";
     }
@@ -152,8 +161,8 @@ impl StreamCfg {
 }
 
 impl NoDescCfg {
-    /// Bits 27 and 28, which `al_udma_s2m_no_desc_cfg_set` clears before it sets them
-    /// (`r & ~0x18000000`).
+    /// Bits 27 and 28, which the seed's `al_udma_s2m_no_desc_cfg_set` clears before it sets
+    /// them (`r & ~0x18000000`).
     pub const POLICY_BITS: u32 = 0x1800_0000;
     /// The timeout field `[23:0]` (`timeout & 0x00FFFFFF`).
     pub const TIMEOUT_MASK: u32 = 0x00FF_FFFF;

@@ -77,7 +77,14 @@ pub struct EngineParams {
     pub queue_count: u8,
     /// Max descriptors per packet, 8..=128, programmed into the prefetcher (step 7).
     pub max_descs_per_packet: u8,
-    /// The UDMA revision read from the hardware, when known; it must equal the arch's.
+    /// The engine's UDMA revision, when the caller knows it; it must equal the arch's.
+    ///
+    /// [`Udma::init_hal`] (the userspace HAL's bring-up) then uses it **instead of reading**
+    /// `m2s_feature.dma_version`: the override for an engine whose version word does not read
+    /// 4 although the engine is revision 4 (which register holds the revision, and that it
+    /// reads exactly 4, are the ancestor HAL's fact and an inference: see
+    /// [`revision_from_dma_version`](super::revision_from_dma_version)). `None`: read it.
+    /// [`Udma::init`] (the kernel's, which never reads it) only checks it against the arch.
     pub hw_revision: Option<u8>,
 }
 
@@ -111,6 +118,15 @@ impl EngineParams {
             queue_count: QUEUE_COUNT_ALL,
             max_descs_per_packet: ArchPacketLimit::<A>::MAX_DESCS,
             hw_revision: None,
+        }
+    }
+
+    /// The same parameters with the engine's UDMA revision stated by the caller
+    /// ([`hw_revision`](Self::hw_revision)): [`Udma::init_hal`] does not read it then.
+    pub const fn with_revision(self, revision: u8) -> Self {
+        Self {
+            hw_revision: Some(revision),
+            ..self
         }
     }
 
@@ -206,10 +222,16 @@ impl<A: Arch, M: Mmio> Udma<A, M> {
     }
 
     fn check_queue_count(requested: u8) -> Result<u8, UdmaError> {
+        // `DMA_MAX_Q`: the seed's "max: %d" check, the kernel's "16 queues max"; an engine
+        // of revision <= 3 has 4 (al-hal `a`: `DMA_MAX_Q_V3` = 4, `DMA_MAX_Q_V4` = 16).
+        let max = if A::UDMA_REVISION < Rev4::NUMBER {
+            crate::regs::tgtid::DMA_MAX_Q_V3
+        } else {
+            QUEUES_PER_ENGINE
+        };
         match requested {
-            QUEUE_COUNT_ALL => Ok(QUEUES_PER_ENGINE),
-            // `DMA_MAX_Q`: the seed's "max: %d" check, the kernel's "16 queues max".
-            1..=QUEUES_PER_ENGINE => Ok(requested),
+            QUEUE_COUNT_ALL => Ok(max),
+            1.. if requested <= max => Ok(requested),
             _ => Err(UdmaError::BadQueueCount { requested }),
         }
     }

@@ -31,11 +31,14 @@ pub enum UdmaError {
         /// The arch's UDMA revision.
         arch: u8,
     },
-    /// The userspace HAL's `al_udma_init` read a UDMA revision other than 4 from
-    /// `m2s_feature.dma_version` (seed 004 §2: "unsupported DMA rev id: %d", -EINVAL).
+    /// The userspace HAL's `al_udma_init` found a UDMA revision other than 4 (seed 004 §2:
+    /// "unsupported DMA rev id: %d", -EINVAL): read from `m2s_feature.dma_version` by the
+    /// ancestor's rule, or stated by the caller.
     UnsupportedDmaRevision {
-        /// The revision read.
+        /// The revision (for a word below 4 read from the register: the word itself).
         value: u32,
+        /// Where it came from.
+        source: super::RevisionSource,
     },
     /// `al_udma_iofic_config_ex` (the caller's, for `iofic_mode`) failed (seed 004 §2:
     /// "failed configure iofic"; its return code is passed back).
@@ -51,21 +54,20 @@ pub enum UdmaError {
     /// An S2M no-descriptor policy of "no drop, timeout 0", which waits forever (seed 004
     /// §2); use the explicit `set_s2m_no_desc_wait_forever`.
     NoDescWaitForever,
-    /// A TTT entry field that does not fit its word.
-    TttEntryField {
-        /// Which field.
-        field: super::TttField,
-        /// Its value.
-        value: u32,
+    /// The ancestor HAL's no-descriptor procedure refuses drop with a zero timeout (al-hal
+    /// `g`: "drop with timeout 0 -> error -EINVAL, nothing written").
+    NoDescDropWithoutTimeout,
+    /// A completion-descriptor write burst other than 64, 128 or 256 bytes (al-hal `e`:
+    /// `al_udma_s2m_compl_desc_burst_config`, -EINVAL).
+    BadCompDescBurst {
+        /// The burst given, in bytes.
+        bytes: u32,
     },
-    /// The TTT ready bit did not come up within the poll bound.
+    /// The TTT's `init_in_progress` bit did not clear within the poll bound.
     TttNotReady {
         /// Reads made.
         polls: u32,
     },
-    /// NORMAL on an arch whose NORMAL transition runs the TTT default configuration, asked
-    /// without the TTT window and defaults.
-    TttSetupRequired,
     /// The engine did not report the requested state within the poll bound.
     StateWaitTimeout {
         /// The state asked for.
@@ -73,7 +75,7 @@ pub enum UdmaError {
         /// Rounds polled.
         polls: u32,
     },
-    /// More queues requested than the engine has (16), or none.
+    /// More queues requested than the engine has (16; 4 below UDMA revision 4), or none.
     BadQueueCount {
         /// The count given.
         requested: u8,
@@ -140,6 +142,29 @@ pub enum UdmaError {
 impl fmt::Display for UdmaError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
+            UdmaError::UnsupportedRevision { .. }
+            | UdmaError::RevisionMismatch { .. }
+            | UdmaError::UnsupportedDmaRevision { .. }
+            | UdmaError::IoficConfigFailed { .. }
+            | UdmaError::StateWaitTimeout { .. }
+            | UdmaError::BadQueueCount { .. }
+            | UdmaError::QueueNotConfigured { .. }
+            | UdmaError::StateNotSettable { .. } => self.fmt_engine(f),
+            UdmaError::NoDescTimeoutTooWide { .. }
+            | UdmaError::NoDescWaitForever
+            | UdmaError::NoDescDropWithoutTimeout
+            | UdmaError::TttNotReady { .. }
+            | UdmaError::BadMaxDescsPerPacket { .. }
+            | UdmaError::BadCompDescBurst { .. } => self.fmt_config(f),
+            _ => self.fmt_ring(f),
+        }
+    }
+}
+
+impl UdmaError {
+    /// Revision, bring-up, state and queue-count errors.
+    fn fmt_engine(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
             UdmaError::UnsupportedRevision {
                 feature,
                 found,
@@ -154,10 +179,14 @@ impl fmt::Display for UdmaError {
                     "hardware reports UDMA revision {hardware}, the arch has {arch}"
                 )
             }
-            UdmaError::UnsupportedDmaRevision { value } => {
+            UdmaError::UnsupportedDmaRevision { value, source } => {
+                let from = match source {
+                    super::RevisionSource::Register => "read from m2s_feature.dma_version",
+                    super::RevisionSource::Given => "given by the caller",
+                };
                 write!(
                     f,
-                    "unsupported DMA rev id: {value} (only revision 4 is initialised)"
+                    "unsupported DMA rev id: {value:#x} ({from}; only revision 4 is initialised)"
                 )
             }
             UdmaError::IoficConfigFailed { rc } => {
@@ -166,28 +195,14 @@ impl fmt::Display for UdmaError {
                     "failed to configure the IOFIC (al_udma_iofic_config_ex: {rc})"
                 )
             }
-            UdmaError::NoDescTimeoutTooWide { timeout } => {
-                write!(f, "no-descriptor timeout {timeout:#x} does not fit 24 bits")
-            }
-            UdmaError::NoDescWaitForever => write!(
-                f,
-                "no-descriptor timeout 0 without drop waits forever; opt in explicitly"
-            ),
-            UdmaError::TttEntryField { field, value } => {
-                write!(f, "TTT entry {field:?} {value:#x} does not fit its word")
-            }
-            UdmaError::TttNotReady { polls } => {
-                write!(f, "TTT not ready after {polls} polls")
-            }
-            UdmaError::TttSetupRequired => write!(
-                f,
-                "NORMAL on this arch runs the TTT default configuration: use state_set_wait_ttt"
-            ),
             UdmaError::StateWaitTimeout { state, polls } => {
                 write!(f, "engine did not report {state:?} after {polls} polls")
             }
             UdmaError::BadQueueCount { requested } => {
-                write!(f, "queue count {requested} is not 1..=16 or 0xff")
+                write!(
+                    f,
+                    "queue count {requested} is not 1..=16 (1..=4 below revision 4) or 0xff"
+                )
             }
             UdmaError::QueueNotConfigured { queue, count } => {
                 write!(
@@ -195,9 +210,50 @@ impl fmt::Display for UdmaError {
                     "queue {queue} is not among the {count} configured queues"
                 )
             }
+            UdmaError::StateNotSettable { state } => write!(f, "state {state:?} cannot be set"),
+
+            _ => write!(f, "{self:?}"),
+        }
+    }
+
+    /// Configuration-layer errors (no-descriptor, TTT, completion, packet limits).
+    fn fmt_config(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            UdmaError::NoDescTimeoutTooWide { timeout } => {
+                write!(f, "no-descriptor timeout {timeout:#x} does not fit 24 bits")
+            }
+            UdmaError::NoDescWaitForever => write!(
+                f,
+                "no-descriptor timeout 0 without drop waits forever; opt in explicitly"
+            ),
+            UdmaError::NoDescDropWithoutTimeout => {
+                write!(
+                    f,
+                    "no-descriptor drop with timeout 0 (the ancestor HAL refuses it)"
+                )
+            }
+            UdmaError::TttNotReady { polls } => {
+                write!(
+                    f,
+                    "TTT initialisation still in progress after {polls} polls"
+                )
+            }
             UdmaError::BadMaxDescsPerPacket { value } => {
                 write!(f, "max descriptors per packet {value} is not in 8..=128")
             }
+            UdmaError::BadCompDescBurst { bytes } => {
+                write!(
+                    f,
+                    "completion-descriptor burst {bytes} bytes is not 64, 128 or 256"
+                )
+            }
+            _ => write!(f, "{self:?}"),
+        }
+    }
+
+    /// Ring and doorbell errors.
+    fn fmt_ring(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
             UdmaError::RingMisaligned { dir, addr } => {
                 write!(f, "{dir:?} ring at {addr:#x} is not 256-byte aligned")
             }
@@ -222,7 +278,7 @@ impl fmt::Display for UdmaError {
             UdmaError::DoorbellCountTooWide { dir, count } => {
                 write!(f, "{dir:?} doorbell count {count} does not fit 24 bits")
             }
-            UdmaError::StateNotSettable { state } => write!(f, "state {state:?} cannot be set"),
+            _ => write!(f, "{self:?}"),
         }
     }
 }

@@ -2,8 +2,14 @@
 //! profile switch between it and the kernel's ([`Udma::init`]).
 //!
 //! In the seed's order:
-//! 1. `rev_id = al_udma_revision_get(regs_base)`: read `m2s_feature.dma_version`; anything
-//!    but 4 is refused ([`UdmaError::UnsupportedDmaRevision`], naming the value read).
+//! 1. `rev_id = al_udma_revision_get(regs_base)`: read `m2s_feature.dma_version` and take
+//!    the whole word when it is 4 or more (the ancestor HAL's rule,
+//!    [`revision_from_dma_version`]); anything but 4 is refused ([`UdmaError::UnsupportedDmaRevision`], naming the value and where it
+//!    came from). A caller that knows its engine's revision states it instead
+//!    ([`EngineParams::hw_revision`]): then nothing is read, and the same gate applies to the
+//!    stated value. Which register holds the revision is the ancestor's fact, and that every
+//!    shipped engine's word reads exactly 4 is an inference (the docs of
+//!    [`revision_from_dma_version`]'s module, `udma::revision_get`, say why).
 //! 2. `num_of_queues`: 0xFF means 16, more than 16 is refused ([`UdmaError::BadQueueCount`];
 //!    this crate also refuses 0, which neither source does: a project rule, so that every
 //!    handle has a queue).
@@ -14,16 +20,18 @@
 //!    otherwise) with packet limit 0x100 (the seed's "0x400/0x100"; for CAYMAN and MARIANA
 //!    the seed states only the depth, the 0x100 is the kernel's value for every arch).
 //! 5. `[m2s+pkt]` = 0xF4240: `gen.axi.cfg_1` (abs `0x3a300`, the seed's "pkt/clk").
-//! 6. `packet_size_cfg_set`: the seed names it with no register or value. Its name matches
-//!    the reference's "maximum packet length" register `m2s.cfg_len`; this writes the
-//!    kernel's value there (max packet 0xfffff, 64K-as-zero), the value the `udma-desc`
-//!    encoding needs.
+//! 6. `packet_size_cfg_set`: the seed names it with no register or value. The ancestor HAL's
+//!    writes `m2s.cfg_len` (max packet `[19:0]`, 64K-as-zero bit 24) with 0xFFFFF and
+//!    64K-as-zero, i.e. `0x010F_FFFF` (al-hal `f`, "consistent with seed"): the kernel's word
+//!    too, and the value the `udma-desc` encoding needs.
 //! 7. `[s2m+0x38c]` = 0 (`s2m_comp.cfg_application_ack`).
 //! 8. `al_udma_iofic_m2s_error_ints_unmask`, then `_s2m_` (the `iofic` policy layer; for
 //!    revision 4 the seed's masks are the kernel's).
 //! 9. With `iofic_mode`, `al_udma_iofic_config_ex`: its body is not in the seed, so the
 //!    caller passes it ([`Udma::init_hal_with_iofic`]); a failure is returned as
 //!    [`UdmaError::IoficConfigFailed`].
+//!
+//! [`revision_from_dma_version`]: super::revision_from_dma_version
 //!
 //! Nothing else: the kernel's other defaults (outstanding limits, stream, address
 //! selectors, completion size, prefetch) are not in the seed and are not written.
@@ -32,6 +40,7 @@ use mmio::{Mmio, MmioExt};
 
 use super::engine::{ArchEngineScalars, CFG_LEN};
 use super::profile::{BringUpProfile, DATA_CFG_MAX_PKT_LIMIT, HAL_PKT_CLK, S2M_APP_ACK_TIMEOUT};
+use super::revision_get::{self, RevisionSource};
 use super::{EngineParams, Udma, UdmaError};
 use crate::regs::{general, m2s, s2m, unit};
 use crate::{Arch, Rev4, UdmaRevision};
@@ -51,9 +60,10 @@ impl<A: Arch, M: Mmio> Udma<A, M> {
     }
 
     /// The userspace HAL's `al_udma_init` without `iofic_mode` (module docs, steps 1-8).
-    /// `params.max_descs_per_packet` and `params.hw_revision` are not used: the seed's init
-    /// programs no prefetch ([`set_max_descs_per_packet`](Self::set_max_descs_per_packet)
-    /// does) and reads the revision itself.
+    /// `params.max_descs_per_packet` is not used (the seed's init programs no prefetch;
+    /// [`set_max_descs_per_packet`](Self::set_max_descs_per_packet) does).
+    /// `params.hw_revision`, when given, replaces the read of `m2s_feature.dma_version`
+    /// (step 1).
     pub fn init_hal(regs: M, params: EngineParams) -> Result<Self, UdmaError> {
         Self::init_hal_inner(regs, params, None::<fn(&M) -> Result<(), i32>>)
     }
@@ -73,12 +83,8 @@ impl<A: Arch, M: Mmio> Udma<A, M> {
         params: EngineParams,
         config_ex: Option<impl FnOnce(&M) -> Result<(), i32>>,
     ) -> Result<Self, UdmaError> {
-        // Step 1: the revision, read before anything is written.
-        let word = regs.window(unit::M2S_BASE).read::<m2s::DmaVersion>();
-        // The whole word is the revision (see `m2s::UDMA_REV_ID_4` for what is unknown).
-        if word != m2s::UDMA_REV_ID_4 {
-            return Err(UdmaError::UnsupportedDmaRevision { value: word });
-        }
+        // Step 1: the revision, read (or stated by the caller) before anything is written.
+        Self::hal_revision(&regs, params.hw_revision)?;
         // Step 2 (and the arch's revision agreeing with the hardware's).
         let engine = Self::attach(regs, params.queue_count, Some(Rev4::NUMBER))?;
         let r = engine.regs();
@@ -107,6 +113,26 @@ impl<A: Arch, M: Mmio> Udma<A, M> {
             f(r).map_err(|rc| UdmaError::IoficConfigFailed { rc })?;
         }
         Ok(engine)
+    }
+
+    /// Step 1: `al_udma_revision_get` (or the caller's `given` revision), then the seed's gate
+    /// `rev_id != 4` -> "unsupported DMA rev id: %d", -EINVAL.
+    fn hal_revision(regs: &M, given: Option<u8>) -> Result<(), UdmaError> {
+        let (value, source) = match given {
+            Some(r) => (u32::from(r), RevisionSource::Given),
+            None => {
+                let word = regs.window(unit::M2S_BASE).read::<m2s::DmaVersion>();
+                // Below 4 the word is refused as read (the ancestor's fallback register is
+                // not read: `revision_get` module docs).
+                let rev = revision_get::revision_from_dma_version(word).unwrap_or(word);
+                (rev, RevisionSource::Register)
+            }
+        };
+        if value == m2s::UDMA_REV_ID_4 {
+            Ok(())
+        } else {
+            Err(UdmaError::UnsupportedDmaRevision { value, source })
+        }
     }
 }
 

@@ -9,12 +9,16 @@
 //! | revision | read (`al_udma_revision_get`), refused unless 4 | not read: "record revision 4" (notes §2 step 1) |
 //! | `m2s_rd.data_cfg` depth (`[m2s+0x310]`) | CAYMAN 2296, MARIANA 4088, else 0x400 ([`Scalars::hal_data_fifo_depth`]) | `num_beats`: V2 1024, V3/V4 2296 ([`Scalars::num_beats`]) |
 //! | `m2s_rd.data_cfg` packet limit | 0x100 ("0x400/0x100"; stated for the `else` branch only) | 0x100 |
-//! | `gen.axi.cfg_1` (abs `0x3a300`, the seed's "pkt/clk") | [`HAL_PKT_CLK`] = 0xF4240 ("1e6 clk") | [`KERNEL_AXI_TIMEOUT`] = 100,000,000 |
-//! | `packet_size_cfg_set` | named, no register or value given | `m2s.cfg_len` = 0x010fffff |
+//! | `gen.axi.cfg_1` (abs `0x3a300`, the seed's "pkt/clk"; the AXI transaction timeout) | [`HAL_PKT_CLK`] = 0xF4240 ("1e6 clk") | [`KERNEL_AXI_TIMEOUT`] = 100,000,000 |
+//! | `packet_size_cfg_set` | named, no register or value given (the ancestor's: `m2s.cfg_len` = 0x010fffff) | `m2s.cfg_len` = 0x010fffff |
 //! | `s2m_comp.cfg_application_ack` (`[s2m+0x38c]`) | 0 | 0 |
 //! | other engine defaults (outstanding limits, stream, selectors, completion size, prefetch) | not in the seed | notes §2 steps 3, 5, 7 |
 //! | error interrupts | `al_udma_iofic_{m2s,s2m}_error_ints_unmask` | same policy (`iofic.tsv`) |
 //! | `iofic_mode` | `al_udma_iofic_config_ex` (body not in the seed) | — |
+//!
+//! The ancestor HAL (`reference/al-hal/`, row `f`) names `gen.axi.cfg_1` the AXI
+//! transaction timeout and writes [`ANCESTOR_AXI_TIMEOUT`] = 5,000,000 there: a third value,
+//! kept for the record; neither profile writes it (the seed's value is fork-specific).
 //!
 //! [`Scalars::hal_data_fifo_depth`]: crate::Scalars::hal_data_fifo_depth
 //! [`Scalars::num_beats`]: crate::Scalars::num_beats
@@ -26,6 +30,9 @@ use crate::Arch;
 pub const HAL_PKT_CLK: u32 = 0x000F_4240;
 /// `gen.axi.cfg_1` as the kernel programs it: 100,000,000 (`udma-notes.md` §2 step 3 #3).
 pub const KERNEL_AXI_TIMEOUT: u32 = 100_000_000;
+/// `gen.axi.cfg_1` as the ancestor HAL's defaults program it: 5,000,000 (al-hal `f`,
+/// "gen axi.cfg_1 ... is the AXI transaction timeout"). Written by neither profile.
+pub const ANCESTOR_AXI_TIMEOUT: u32 = 5_000_000;
 /// `m2s_rd.data_cfg` packet-count limit: 0x100 in both sources (seed "0x400/0x100";
 /// `udma-bitfields.tsv` `MAX_PKT_LIMIT` 0x00000100).
 pub const DATA_CFG_MAX_PKT_LIMIT: u16 = 0x100;

@@ -59,3 +59,38 @@ impl khal::Arch for Rev3Engine {
     type Revision = khal::Rev3;
     const SCALARS: khal::Scalars = khal_cayman::SCALARS;
 }
+
+/// `reference/al-hal/facts.tsv` (the ancestor HAL's facts, the third source), copied.
+pub const AL_HAL_FACTS: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/al-hal/facts.tsv"
+));
+
+/// One row of the ancestor HAL's facts: what it states, the value, its provenance and how far
+/// the seed corroborates it.
+#[derive(Debug)]
+pub struct AlHalRow {
+    pub fact: &'static str,
+    pub value: &'static str,
+    pub source: &'static str,
+    pub confidence: &'static str,
+}
+
+/// The one row of `al-hal/facts.tsv` under unknown `id` whose fact starts with `prefix`.
+pub fn al_hal(id: &str, prefix: &str) -> AlHalRow {
+    let mut found = AL_HAL_FACTS
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .filter(|r| r[0] == id && r[1].starts_with(prefix));
+    let r = found
+        .next()
+        .unwrap_or_else(|| panic!("no al-hal row {id} {prefix:?}"));
+    assert!(found.next().is_none(), "two al-hal rows {id} {prefix:?}");
+    AlHalRow {
+        fact: r[1],
+        value: r[2],
+        source: r[3],
+        confidence: r[5],
+    }
+}
