@@ -454,6 +454,8 @@ impl mmio::Mmio for Device {
     fn write32(&self, offset: usize, value: u32) {
         let mut m = self.shared.lock();
         if let Some((unit, off)) = crate::ttt_window::locate(&m, offset) {
+            // A BAR0 write like any other for the write log, whichever model serves it.
+            m.writes.record(offset, value, WriteWindow::Bar0);
             if let Some(u) = m.units.get_mut(unit) {
                 u.ttt.write(off, value);
             }

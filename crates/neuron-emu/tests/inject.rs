@@ -135,4 +135,10 @@ fn the_write_log_counts_writes_not_reads() {
         .collect();
     assert_eq!(last[1].offset, base + 0x204);
     assert_eq!(last[0].window, WriteWindow::Tgtid { unit: ENGINE });
+    // The TTT served in the unit's own window (khal::regs::ttt::TTT_IN_UNIT) is BAR0 too.
+    let ttt = base + khal::regs::ttt::TTT_IN_UNIT.start;
+    rig.dev.write32(ttt, 1);
+    assert_eq!(rig.dev.register_writes(), before + 3);
+    let newest = rig.dev.recent_register_writes().pop().unwrap();
+    assert_eq!((newest.offset, newest.window), (ttt, WriteWindow::Bar0));
 }
