@@ -260,7 +260,9 @@ impl Tap {
                     continue;
                 }
             }
-            let at = cursor.next_multiple_of(8) + start % 8;
+            // 8-aligned, not at the address's own alignment: where a static or a stack
+            // buffer sits mod 8 changes from build to build, and the seeds must not.
+            let at = cursor.next_multiple_of(8);
             cursor = at + (end - start);
             spans.push(Span { start, end, at });
         }
