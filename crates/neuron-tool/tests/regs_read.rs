@@ -86,7 +86,11 @@ fn a_served_node_reads_what_the_model_holds() {
             Err(e) => panic!("{e}"),
         };
         let node = server.node(0).display().to_string();
-        let mut args = queue_args(arch);
+        // The node reports its generation (DEVICE_INFO): no --arch beside --device.
+        let mut args: Vec<String> = queue_args(arch)
+            .into_iter()
+            .filter(|a| a != "--arch" && a != arch)
+            .collect();
         args.extend(["--device".into(), node.clone()]);
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let text = output(&args).replace(&node, MODEL_NAME);

@@ -215,7 +215,7 @@ impl<W: Write> Probe for Inspect<'_, W> {
     }
 }
 
-/// `queue inspect [--device NODE] [--arch A] --engine E --queue Q [--fault F] [--slots N]
+/// `queue inspect [--device NODE | --arch A] --engine E --queue Q [--fault F] [--slots N]
 /// [--json]`.
 pub fn run(args: &QueueInspectArgs, out: &mut impl Write) -> Result<()> {
     if args.slots == 0 || args.slots > MAX_SLOTS {

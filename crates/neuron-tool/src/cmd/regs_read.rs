@@ -239,7 +239,7 @@ impl<W: Write> Probe for Read<'_, W> {
     }
 }
 
-/// `regs read [--device NODE] [--arch A] --engine E [--block B] [--queue Q]
+/// `regs read [--device NODE | --arch A] --engine E [--block B] [--queue Q]
 /// [--register NAME] [--json]`.
 pub fn read(args: &RegsReadArgs, out: &mut impl Write) -> Result<()> {
     read_on(
@@ -323,7 +323,7 @@ impl<W: Write> Probe for Dump<'_, W> {
     }
 }
 
-/// `regs dump [--device NODE] [--arch A] [--json]`: every UDMA block of every engine.
+/// `regs dump [--device NODE | --arch A] [--json]`: every UDMA block of every engine.
 pub fn dump(args: &RegsDumpArgs, out: &mut impl Write) -> Result<()> {
     dump_on(
         &Target::from_args(args.device.as_deref(), args.arch),
