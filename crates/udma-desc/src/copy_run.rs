@@ -99,8 +99,9 @@ impl CopyWords {
         let rxw = self.rx.get(b).copied().unwrap_or(0)
             | u32::from(len)
             | (u32::from(q.dst_interrupt_raw() != 0) << RX_INT_EN.trailing_zeros());
-        *rx = Descriptor::from_words_addr(rxw, 0, q.dst());
-        *tx = Descriptor::from_half0_addr(txw, q.src());
+        // One 16-byte store a descriptor (see `from_halves_one_store`).
+        *rx = Descriptor::from_halves_one_store(u64::from(rxw), q.dst());
+        *tx = Descriptor::from_halves_one_store(txw, q.src());
         let sow = if !C::HAS_STRONG_ORDER && barrier == Barrier::Sow.raw() {
             1 << 31
         } else {
