@@ -24,13 +24,16 @@ pub(crate) struct RunCheck {
     pub(crate) barriers: u32,
 }
 
-/// The copy words of one run of slots that share their ring ids, one entry per barrier:
-/// the same bits as `copy_tx` and `copy_rx` with the ring ids already in, so a copy in the
-/// run costs an OR of its length per descriptor.
+/// The copy words of one run of slots that share their ring ids: the same bits as `copy_tx`
+/// and `copy_rx` with the ring ids already in, so a copy in the run costs an OR of its
+/// length per descriptor.
 #[derive(Clone, Copy)]
 pub(crate) struct CopyWords {
+    /// One per barrier, indexed by its raw value.
     tx: [u64; 4],
-    rx: [u32; 4],
+    /// One per barrier, then the same with the destination interrupt (index `raw + 4`):
+    /// the interrupt is an index, not a shift and an OR per copy.
+    rx: [u32; 8],
 }
 
 impl CopyWords {
@@ -39,7 +42,14 @@ impl CopyWords {
     pub(crate) fn new(tx_rid_bits: u32, rx_rid_bits: u32) -> Self {
         Self {
             tx: BARRIERS.map(|b| tx_copy_half(b) | u64::from(tx_rid_bits)),
-            rx: BARRIERS.map(|b| rx_barrier_bits(b) | rx_rid_bits),
+            rx: {
+                let rx = |int: bool| {
+                    BARRIERS
+                        .map(|b| rx_barrier_bits(b) | rx_rid_bits | if int { RX_INT_EN } else { 0 })
+                };
+                let ([a, b, c, d], [e, f, g, h]) = (rx(false), rx(true));
+                [a, b, c, d, e, f, g, h]
+            },
         }
     }
 
@@ -96,9 +106,8 @@ impl CopyWords {
         let b = (barrier & 3) as usize;
         let len = len_field(size);
         let txw = self.tx.get(b).copied().unwrap_or(0) | u64::from(len);
-        let rxw = self.rx.get(b).copied().unwrap_or(0)
-            | u32::from(len)
-            | (u32::from(q.dst_interrupt_raw() != 0) << RX_INT_EN.trailing_zeros());
+        let ib = b | (usize::from(q.dst_interrupt_raw() != 0) << 2);
+        let rxw = self.rx.get(ib).copied().unwrap_or(0) | u32::from(len);
         // One 16-byte store a descriptor (see `from_halves_one_store`).
         *rx = Descriptor::from_halves_one_store(u64::from(rxw), q.dst());
         *tx = Descriptor::from_halves_one_store(txw, q.src());
