@@ -20,7 +20,9 @@ use crate::{Barrier, CopyRequest, Error};
 /// [`RingPair::copy_prepare_batch`]: crate::RingPair::copy_prepare_batch
 pub trait CopySource {
     /// Whether [`barrier_raw`](Self::barrier_raw) is always `0..=3`, so the batch skips its
-    /// range check (true for [`CopyRequest`], whose barrier is an enum).
+    /// range check (true for [`CopyRequest`], whose barrier is an enum). Claim it only for a
+    /// type that guarantees the range: a larger number would then not be refused, and its
+    /// descriptors would carry the barrier of its low two bits.
     const BARRIER_IN_RANGE: bool = false;
 
     /// Source bus address (TX buffer).
