@@ -27,7 +27,7 @@ pub const DESC_BYTES: usize = 16;
 /// assert_eq!(d.to_le_bytes(), bytes);
 /// ```
 #[repr(C, align(16))]
-#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, zerocopy::FromBytes)]
 pub struct Descriptor {
     /// The two 8-byte halves in memory order, each stored little-endian (`u64::to_le`):
     /// words 0-1 and words 2-3 (word 0 in the low half). Two halves, not four words, so
@@ -106,21 +106,21 @@ impl Descriptor {
     /// bytes on every target.
     #[inline(always)]
     pub(crate) fn from_halves_one_store(lo: u64, hi: u64) -> Self {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
         {
-            use core::arch::x86_64::{__m128i, _mm_set_epi64x};
-            let (lo, hi) = (
-                i64::from_ne_bytes(lo.to_ne_bytes()),
+            let (hi, lo) = (
                 i64::from_ne_bytes(hi.to_ne_bytes()),
+                i64::from_ne_bytes(lo.to_ne_bytes()),
             );
-            // SAFETY: SSE2 is in the x86_64 baseline, so the intrinsic is always available.
-            // `__m128i` and `Descriptor` are both 16 plain bytes (every bit pattern valid);
-            // `_mm_set_epi64x(hi, lo)` holds `lo` in bytes 0-7 and `hi` in bytes 8-15 in
-            // little-endian order, which is `le: [lo.to_le(), hi.to_le()]` on this
-            // little-endian target.
-            unsafe { core::mem::transmute::<__m128i, Self>(_mm_set_epi64x(hi, lo)) }
+            // SAFETY: the intrinsic's one requirement is SSE2, which the cfg above makes a
+            // compile-time fact (it is in the x86_64 baseline); it only builds a value.
+            let v = unsafe { core::arch::x86_64::_mm_set_epi64x(hi, lo) };
+            // `lo` in bytes 0-7 and `hi` in bytes 8-15, little-endian: `le: [lo.to_le(),
+            // hi.to_le()]` on this little-endian target. zerocopy checks the sizes and that
+            // every bit pattern is a descriptor.
+            zerocopy::transmute!(v)
         }
-        #[cfg(not(target_arch = "x86_64"))]
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
         {
             Self::from_halves(lo, hi)
         }
@@ -555,6 +555,32 @@ impl core::fmt::Display for Decoded {
             Decoded::Tx(d) => d.fmt(f),
             Decoded::TxMeta(d) => d.fmt(f),
             Decoded::Rx(d) => d.fmt(f),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Descriptor;
+
+    /// The one-store build is the two-half build, byte for byte, whichever halves: the
+    /// vector path must not reorder or swap them.
+    #[test]
+    fn one_store_build_is_the_two_half_build() {
+        let halves = [
+            (0, 0),
+            (1, 0),
+            (0, 1),
+            (0x0123_4567_89ab_cdef, 0xfedc_ba98_7654_3210),
+            (u64::MAX, 0x8000_0000_0000_0000),
+        ];
+        for (lo, hi) in halves {
+            let one = Descriptor::from_halves_one_store(lo, hi);
+            assert_eq!(one, Descriptor::from_halves(lo, hi), "{lo:#x} {hi:#x}");
+            let mut bytes = [0u8; 16];
+            bytes[..8].copy_from_slice(&lo.to_le_bytes());
+            bytes[8..].copy_from_slice(&hi.to_le_bytes());
+            assert_eq!(one.to_le_bytes(), bytes);
         }
     }
 }
