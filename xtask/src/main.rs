@@ -9,7 +9,9 @@
 //! * `fuzz [SECONDS]` — build every cargo-fuzz target once, run each for `SECONDS` and report
 //!   executions and results (see [`fuzz`]; nightly or `RUSTC_BOOTSTRAP`, and cargo-fuzz). Not
 //!   in `ci`: `.ci/run` runs it after `ci` as a short smoke test.
-//! * `bench` — `cargo bench` for the whole workspace.
+//! * `bench` — `cargo bench` for the whole workspace; `bench main-job [BYTES] [ROUNDS]` — the
+//!   main job (`neuron-tool copy`) beside its floor, whole processes taking turns (see
+//!   [`main_job`]).
 //! * `commits` — every non-merge commit since the rule took effect has a subject of at most 72
 //!   characters, a blank line and a body (the `.githooks/commit-msg` hook checks the same).
 //! * `package` — every crate can be published, in dependency order (see [`package`]): crates
@@ -23,6 +25,7 @@
 
 mod codegen;
 mod fuzz;
+mod main_job;
 mod package;
 
 use std::process::{Command, ExitCode};
@@ -149,12 +152,19 @@ fn main() -> ExitCode {
             Some(other) => Err(format!("codegen: unknown option {other} (use --check)")),
         },
         Some("fuzz") => fuzz::fuzz(args.get(1).map(String::as_str).unwrap_or("30")),
-        Some("bench") => {
-            let mut c = cargo();
-            c.args(["bench", "--workspace"]);
-            run("bench", c)
-        }
-        _ => Err("usage: cargo xtask <ci|test|nostd|package [--verify]|commits|codegen [--check]|fuzz [SECONDS]|bench>".into()),
+        Some("bench") => match args.get(1).map(String::as_str) {
+            None => {
+                let mut c = cargo();
+                c.args(["bench", "--workspace"]);
+                run("bench", c)
+            }
+            Some("main-job") => main_job::main_job(
+                args.get(2).map(String::as_str),
+                args.get(3).map(String::as_str),
+            ),
+            Some(other) => Err(format!("bench: unknown part {other} (use main-job)")),
+        },
+        _ => Err("usage: cargo xtask <ci|test|nostd|package [--verify]|commits|codegen [--check]|fuzz [SECONDS]|bench [main-job [BYTES] [ROUNDS]]>".into()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,10 +1,13 @@
 //! Pairs built through the C ABI beside the C peer (`benches/c/c_peer_build.c`, a verbatim
-//! copy of the project's bench peer), in one process and one run: ns per pair for the
-//! peer's own loop, `al_udma_m2m_copy_prepare_one` per pair and
-//! `al_udma_m2m_copy_prepare_batch` per ring-full (issue 19's goal: the batch at least as
-//! fast as the peer's loop). Both C files are compiled with gcc `-O2`; the library is the
-//! static one of this build. `cargo bench -p neuron-hal-capi` (under `cargo test` it runs a
-//! short smoke of the same program).
+//! copy of the project's bench peer, run through a verbatim copy of `build_run.c`), in one
+//! process, interleaved: each round runs one cycle of 65,536 pairs through the peer's own
+//! loop, `al_udma_m2m_copy_prepare_one` per pair, `al_udma_m2m_copy_prepare_batch` per
+//! ring-full (the caller filling its request array, timed) and two plain-C floors (the
+//! stores alone, and the batch caller's request fill plus the stores), and ns per pair is
+//! printed as the minimum and median of the rounds with the ratio to the peer (issue 19's
+//! goal: the batch at least as fast as the peer's loop). The C files are compiled with gcc
+//! `-O2`; the library is the static one of this build. `cargo bench -p neuron-hal-capi`
+//! (under `cargo test` it runs a short smoke of the same program).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -30,14 +33,16 @@ fn build(dir: &Path) -> PathBuf {
     let cc = std::env::var("CC").unwrap_or_else(|_| "gcc".into());
     let peer = dir.join("peer.o");
     run(Command::new(&cc)
-        .args(["-O2", "-c", "-Dmain=c_peer_main"])
-        .arg(here.join("benches/c/c_peer_build.c"))
+        .args(["-O2", "-c"])
+        .arg(here.join("benches/c/build_run.c"))
         .arg("-o")
         .arg(&peer));
     let exe = dir.join("capi_build");
     run(Command::new(&cc)
         .args(["-O2", "-std=c11", "-Wall", "-Wextra", "-I"])
         .arg(here.join("include"))
+        .arg("-I")
+        .arg(here.join("benches/c"))
         .arg(here.join("benches/c/capi_build.c"))
         .arg(&peer)
         .arg(lib_dir().join("libneuron_hal.a"))
@@ -60,8 +65,8 @@ fn main() {
     let tmp = std::env::temp_dir().join(format!("capi-bench-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
     let exe = build(&tmp);
-    let pairs = if bench { "50000000" } else { "100000" };
-    let out = Command::new(&exe).arg(pairs).output().unwrap();
+    let rounds = if bench { "300" } else { "3" };
+    let out = Command::new(&exe).arg(rounds).output().unwrap();
     let _ = std::fs::remove_dir_all(&tmp);
     assert!(
         out.status.success(),
@@ -69,12 +74,23 @@ fn main() {
         String::from_utf8_lossy(&out.stderr)
     );
     let text = String::from_utf8_lossy(&out.stdout);
-    // The peer prints its own "pairs checksum" line first; ours follow.
-    for line in text
+    // "name min MIN med MED" a path, the peer first.
+    let rows: Vec<(&str, f64, f64)> = text
         .lines()
-        .filter(|l| l.starts_with("c_peer") || l.starts_with("capi"))
-    {
-        let (name, ns) = line.split_once(' ').unwrap();
-        println!("c_abi/{name}: {ns} ns/pair ({pairs} pairs, 4096-entry rings, best of 5)");
+        .filter_map(|l| match l.split_whitespace().collect::<Vec<_>>()[..] {
+            [name, "min", min, "med", med] => Some((name, min.parse().ok()?, med.parse().ok()?)),
+            _ => None,
+        })
+        .collect();
+    let Some(&(_, peer_min, peer_med)) = rows.first() else {
+        panic!("no figures in:\n{text}");
+    };
+    for (name, min, med) in &rows {
+        println!(
+            "c_abi/{name:16} min {min:.2} med {med:.2} ns/pair | peer/this min {:.2} med {:.2} \
+             ({rounds} rounds of 65,536 pairs, 4096-entry rings)",
+            peer_min / min,
+            peer_med / med
+        );
     }
 }

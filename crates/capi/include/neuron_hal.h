@@ -784,9 +784,10 @@ int al_udma_m2m_copy_prepare_one_v2(struct al_udma *udma,
  * Builds `count` copies in one call, each with its barrier and interrupt (the batch path
  * of seed 004 §1, `reserve_descriptors` + `set_descriptors`, over requests). Room for all
  * is checked first (no room: nothing written); a refused batch takes no slot and publishes
- * nothing, though the free slots past the rings' next slot may have been written up to the
- * bad request (they stay free). The bytes are those of `count` single copies. `slots`, if not NULL, receives the first slot
- * and count on each ring. This project's function.
+ * nothing, though free slots past the rings' next slot may have been written (they stay
+ * free: the requests are checked once per run of slots, after the run is written). The
+ * bytes are those of `count` single copies. `slots`, if not NULL, receives the first
+ * slot and count on each ring. This project's function.
  *
  * Returns 0, -EINVAL (a bad request: size, barrier above 3, SOW on V2; NULL `reqs` with
  * `count` > 0; a bad `qid`), -ENOMEM (no room for all), -EBADF, -EBUSY.

@@ -5,7 +5,7 @@ use core::ffi::c_int;
 
 use khal::Arch;
 use udma_desc::{
-    Barrier, CopyBlock, CopyRequest, CrcRequest, Descriptor, PacketOptions, RingId, Slot, U3,
+    Barrier, CopyBlock, CopyRequest, CrcRequest, Descriptor, PacketOptions, RingId, U3,
     build_copy_pair,
 };
 
@@ -91,17 +91,14 @@ pub(crate) fn copy_prepare_one<A: Arch>(
     Ok(0)
 }
 
-/// `al_udma_m2m_copy_prepare_batch`: room for all checked first, then one pass that
-/// validates each request and builds its pair with `udma_desc::build_copy_pair` straight
-/// into the caller's ring memory (slot index and ring id kept as the rings' rule gives
-/// them: +1 per slot, the id +1 mod 4 on each wrap), then both rings take the slots
-/// (`DescRing::reserve`). The bytes are those of `count` calls to `copy_prepare_one` with
-/// the requests' barriers and interrupts. A refused batch takes no slot and publishes
-/// nothing; free slots past the rings' `next` may have been written (the contract of
-/// `RingPair::copy_prepare_batch`).
-///
-/// It does not go through `RingPair::copy_prepare_batch` because that takes `udma-desc`
-/// requests: converting the C array first would be a second pass over it.
+/// `al_udma_m2m_copy_prepare_batch`: `udma_desc::RingPair::copy_prepare_batch_from` over
+/// the caller's array, read in place (`al_udma_m2m_copy_req` is a `udma_desc::CopySource`):
+/// room for all checked first, then the pairs written straight into the caller's ring
+/// memory in runs where neither ring wraps, each run's requests checked once at its end
+/// (sizes, barrier numbers, SOW on V2), then both rings take the slots. The bytes are those
+/// of `count` calls to `copy_prepare_one` with the requests' barriers and interrupts. A
+/// refused batch takes no slot and publishes nothing; free slots past the rings' `next` may
+/// have been written (the contract of `RingPair::copy_prepare_batch`).
 ///
 /// # Safety
 /// `reqs` is NULL or readable for `count` requests; `out` is NULL or writable.
@@ -116,72 +113,17 @@ pub(crate) unsafe fn copy_prepare_batch<A: Arch>(
     let reqs = unsafe { slice(reqs, count, "reqs is NULL") }?;
     let mut e = engine::<A>(udma)?;
     let q = e.get().queue(qid)?;
-    let (tx, rx) = (q.pair.tx().ring(), q.pair.rx().ring());
-    tx.ensure_room(count)?;
-    rx.ensure_room(count)?;
-    let (t, r) = (tx.peek(), rx.peek());
-    let (t_size, r_size) = (tx.size(), rx.size());
-    let start = (t.index, r.index);
-    let t_base = q.pair.tx_mut().store_mut().base();
-    let r_base = q.pair.rx_mut().store_mut().base();
-    write_pairs::<A>(reqs, (t_base, t_size, t), (r_base, r_size, r))?;
-    q.pair.rx_mut().reserve(count)?;
-    q.pair.tx_mut().reserve(count)?;
+    let b = q.pair.copy_prepare_batch_from::<A, _>(reqs)?;
     put_slots(
         out,
         al_udma_slots {
-            tx_start: start.0,
-            tx_count: count,
-            rx_start: start.1,
-            rx_count: count,
+            tx_start: b.tx.start(),
+            tx_count: b.tx.count(),
+            rx_start: b.rx.start(),
+            rx_count: b.rx.count(),
         },
     )?;
     Ok(0)
-}
-
-/// Builds the pair of each request into the two rings from slots `t` and `r` (base,
-/// size, first slot). A bad request ends the batch there: the slots written so far are free
-/// slots past the rings' `next`, never taken or published. (`udma_desc::Error` in the loop,
-/// which is `Copy`: no drop glue on the hot path.)
-#[inline]
-fn write_pairs<A: Arch>(
-    reqs: &[al_udma_m2m_copy_req],
-    (t_base, t_size, mut t): (*mut Descriptor, u32, Slot),
-    (r_base, r_size, mut r): (*mut Descriptor, u32, Slot),
-) -> Result<(), udma_desc::Error> {
-    for c in reqs {
-        let req = CopyRequest::new(c.src, c.dst, c.size)
-            .with_barrier(Barrier::from_raw(c.barrier)?)
-            .with_dst_interrupt(c.dst_int != 0);
-        let pair = build_copy_pair::<A>(t.ring_id, r.ring_id, &req)?;
-        // SAFETY: both indices stay below their ring's size (wrapped below), which is the
-        // number of slots of the caller's ring memory (`RawRing`, checked in q_init); the
-        // engine handle is held exclusively, and these are free slots.
-        unsafe {
-            r_base.add(r.index as usize).write(pair.rx);
-            t_base.add(t.index as usize).write(pair.tx);
-        }
-        t = next_slot(t, t_size);
-        r = next_slot(r, r_size);
-    }
-    Ok(())
-}
-
-/// The slot after `s` in a ring of `size`: the index wraps to 0 and the ring id moves on.
-#[inline]
-fn next_slot(s: Slot, size: u32) -> Slot {
-    let index = s.index + 1;
-    if index == size {
-        Slot {
-            index: 0,
-            ring_id: s.ring_id.next(),
-        }
-    } else {
-        Slot {
-            index,
-            ring_id: s.ring_id,
-        }
-    }
 }
 
 /// `al_udma_m2m_build_copy_descriptor` (seed 004 §1, the pair orchestrator): builds one

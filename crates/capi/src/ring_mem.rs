@@ -37,12 +37,6 @@ impl RawRing {
         Ok(Self { base, len })
     }
 
-    /// The first slot, for a writer that keeps every index below [`DescStore::capacity`].
-    #[inline]
-    pub(crate) fn base(&mut self) -> *mut Descriptor {
-        self.base.as_ptr()
-    }
-
     fn ptr(&self, index: u32) -> Result<*mut Descriptor, Error> {
         usize::try_from(index)
             .ok()

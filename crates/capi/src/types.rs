@@ -137,6 +137,32 @@ pub struct al_udma_m2m_copy_req {
     pub dst_int: u32,
 }
 
+/// The batch path reads C requests in place (`RingPair::copy_prepare_batch_from`):
+/// no second pass to convert the array first. The barrier number is checked by the batch
+/// (above 3: `-EINVAL`).
+impl udma_desc::CopySource for al_udma_m2m_copy_req {
+    #[inline(always)]
+    fn src(&self) -> u64 {
+        self.src
+    }
+    #[inline(always)]
+    fn dst(&self) -> u64 {
+        self.dst
+    }
+    #[inline(always)]
+    fn size(&self) -> u32 {
+        self.size
+    }
+    #[inline(always)]
+    fn barrier_raw(&self) -> u32 {
+        self.barrier
+    }
+    #[inline(always)]
+    fn dst_interrupt_raw(&self) -> u32 {
+        self.dst_int
+    }
+}
+
 /// One block of a packet (`al_udma_m2m_build_packet_vN`): what the seed's `fetch_block`
 /// callback returns per block.
 #[repr(C)]

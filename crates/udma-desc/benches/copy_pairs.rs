@@ -10,7 +10,10 @@
 //! * `rust_batch_cycle`: the same 65,536 requests, prebuilt, through
 //!   `RingPair::copy_prepare_batch` in batches of one lap (4080), one ack each.
 //! * `store_floor_cycle`: the floor under both: the same requests' sizes and addresses
-//!   stored as two descriptors a pair into two 4096-entry rings, nothing else.
+//!   stored as two descriptors a pair into two 4096-entry rings, nothing else (two 8-byte
+//!   stores a descriptor).
+//! * `store_floor16_cycle`: the same with one 16-byte store a descriptor (x86_64): the
+//!   lower floor, the stores alone.
 //!
 //! The Rust loops acknowledge with `ack_exclusive` (the loop owns the pair, as the peer's
 //! loop owns its rings).
@@ -38,7 +41,7 @@ use udma_desc::{Barrier, CopyRequest, Descriptor, RingId, build_copy_pair};
 mod pair_loops;
 use pair_loops::{
     CYCLE, Cycle, LAP, RING, V3, cycle_request, ring_pair, rust_batch_run, rust_single_run,
-    store_floor_run,
+    store_floor_run, store_floor16_run,
 };
 
 fn req() -> CopyRequest {
@@ -79,6 +82,9 @@ fn single_pair_vs_c(c: &mut Criterion) {
     let (mut ftx, mut frx) = (vec![Descriptor::ZERO; RING], vec![Descriptor::ZERO; RING]);
     g.bench_function("store_floor_cycle", |b| {
         b.iter(|| store_floor_run(&mut ftx, &mut frx, black_box(&cycle_reqs)))
+    });
+    g.bench_function("store_floor16_cycle", |b| {
+        b.iter(|| store_floor16_run(&mut ftx, &mut frx, black_box(&cycle_reqs)))
     });
 
     let req = req();

@@ -14,8 +14,9 @@
 //! that the Rust rings hold the bytes the shared peer's rings hold.
 //!
 //! `<binary> alternate 300` times 300 rounds of one cycle through each loop in turn (peer,
-//! single, batch, store floor) and prints the minimum and median per pair of each with its
-//! ratio to the peer: on a shared machine whose load swings between criterion's
+//! single, batch, the two store floors) and prints the minimum and median per pair of each with its
+//! ratio to the peer, then the batch against the peer's half (issue 23's 2x goal) and
+//! against the lower floor: on a shared machine whose load swings between criterion's
 //! measurements, rounds side by side keep the comparison fair.
 
 mod pair_loops;
@@ -24,6 +25,7 @@ use std::time::Instant;
 
 use pair_loops::{
     CYCLE, Cycle, RING, cycle_request, ring_pair, rust_batch_run, rust_single_run, store_floor_run,
+    store_floor16_run,
 };
 use udma_c_peer::BuildPeer;
 use udma_desc::Descriptor;
@@ -74,7 +76,7 @@ fn alternate(shared: &mut BuildPeer, pair: &mut pair_loops::Pair<'_>, rounds: u6
     let reqs: Vec<_> = (0..CYCLE).map(cycle_request).collect();
     let (mut ftx, mut frx) = (vec![Descriptor::ZERO; RING], vec![Descriptor::ZERO; RING]);
     let mut cycle = Cycle::default();
-    let mut t: [Vec<f64>; 4] = Default::default();
+    let mut t: [Vec<f64>; 5] = Default::default();
     let per_pair = |start: Instant| start.elapsed().as_nanos() as f64 / CYCLE as f64;
     for _ in 0..rounds.max(1) {
         let s = Instant::now();
@@ -91,6 +93,9 @@ fn alternate(shared: &mut BuildPeer, pair: &mut pair_loops::Pair<'_>, rounds: u6
         let s = Instant::now();
         store_floor_run(&mut ftx, &mut frx, std::hint::black_box(&reqs));
         t[3].push(per_pair(s));
+        let s = Instant::now();
+        store_floor16_run(&mut ftx, &mut frx, std::hint::black_box(&reqs));
+        t[4].push(per_pair(s));
     }
     for v in &mut t {
         v.sort_by(f64::total_cmp);
@@ -100,17 +105,28 @@ fn alternate(shared: &mut BuildPeer, pair: &mut pair_loops::Pair<'_>, rounds: u6
         "shared peer",
         "copy_prepare_one",
         "copy_prepare_batch",
-        "store floor",
+        "store floor 8-byte",
+        "store floor 16-byte",
     ]
     .iter()
     .zip(&t)
     {
         println!(
-            "{name:18} min {:.3} ns/pair med {:.3} | peer/this min {:.2} med {:.2}",
+            "{name:19} min {:.3} ns/pair med {:.3} | peer/this min {:.2} med {:.2}",
             min(v),
             med(v),
             min(&t[0]) / min(v),
             med(&t[0]) / med(v)
         );
     }
+    // Issue 23's batch goal is twice the peer's speed: half its time a pair. Beside it the
+    // lower floor, the stores alone: a goal under the floor is out of reach of any path.
+    let (goal, floor) = (med(&t[0]) / 2.0, med(&t[4]));
+    println!(
+        "batch goal (peer/2) med {goal:.3} ns/pair | batch {:.3} | lower floor {floor:.3}: \
+         the goal is {} the floor; the batch is {:.2}x the floor",
+        med(&t[2]),
+        if goal < floor { "below" } else { "above" },
+        med(&t[2]) / floor
+    );
 }

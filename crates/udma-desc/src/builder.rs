@@ -2,7 +2,6 @@
 
 use crate::caps::{PacketCaps, StrongOrder};
 use crate::descriptor::join;
-use crate::size::len_field;
 use crate::{
     Barrier, Descriptor, Error, MetaCtrl, RingId, RxDesc, RxLenCtrl, TxDesc, TxLenCtrl, encode_size,
 };
@@ -169,7 +168,7 @@ const TX_DMB: u32 = TxLenCtrl::new().with_dmb(true).into_bits();
 const META_COPY: u32 = MetaCtrl::DEFAULT_BITS;
 const META_WRITE_BARRIER: u32 = MetaCtrl::new().with_write_barrier(true).into_bits() ^ META_COPY;
 const RX_SOW: u32 = RxLenCtrl::new().with_strong_order_wr(true).into_bits();
-const RX_INT_EN: u32 = RxLenCtrl::new().with_int_en(true).into_bits();
+pub(crate) const RX_INT_EN: u32 = RxLenCtrl::new().with_int_en(true).into_bits();
 
 /// A ring id in place in `len_ctrl` (bits 25:24, TX and RX alike): computed once per run of
 /// slots that share it.
@@ -188,7 +187,7 @@ const fn bit_if(on: bool, bit: u32) -> u32 {
 /// (word 0 low): FIRST | LAST, meta 0x01080003, and the barrier's one bit (DMB in word 0,
 /// the write barrier in word 1).
 #[inline]
-const fn tx_copy_half(barrier: Barrier) -> u64 {
+pub(crate) const fn tx_copy_half(barrier: Barrier) -> u64 {
     match barrier {
         Barrier::Dmb => join(TX_COPY | TX_DMB, META_COPY),
         Barrier::WriteBarrier => join(TX_COPY, META_COPY | META_WRITE_BARRIER),
@@ -198,7 +197,7 @@ const fn tx_copy_half(barrier: Barrier) -> u64 {
 
 /// The RX control-word bit of a barrier (strong-ordered write for SOW, else none).
 #[inline]
-const fn rx_barrier_bits(barrier: Barrier) -> u32 {
+pub(crate) const fn rx_barrier_bits(barrier: Barrier) -> u32 {
     match barrier {
         Barrier::Sow => RX_SOW,
         Barrier::None | Barrier::Dmb | Barrier::WriteBarrier => 0,
@@ -220,72 +219,6 @@ pub(crate) fn copy_rx(req: &CopyRequest, len: u16, rid_bits: u32) -> Descriptor 
         | rx_barrier_bits(req.barrier)
         | bit_if(req.dst_interrupt, RX_INT_EN);
     Descriptor::from_words_addr(ctrl, 0, req.dst)
-}
-
-/// Every barrier, in the order of [`Barrier::raw`] (the tables below are indexed by it).
-const BARRIERS: [Barrier; 4] = [
-    Barrier::None,
-    Barrier::Dmb,
-    Barrier::WriteBarrier,
-    Barrier::Sow,
-];
-
-/// The copy words of one run of slots that share their ring ids, one entry per barrier:
-/// the same bits as [`copy_tx`] and [`copy_rx`] with the ring ids already in, so a copy in
-/// the run costs a table load and an OR of its length per descriptor.
-#[derive(Clone, Copy)]
-pub(crate) struct CopyWords {
-    tx: [u64; 4],
-    rx: [u32; 4],
-}
-
-impl CopyWords {
-    /// The words of a run whose TX slots carry `tx_rid_bits` and RX slots `rx_rid_bits`.
-    #[inline]
-    pub(crate) fn new(tx_rid_bits: u32, rx_rid_bits: u32) -> Self {
-        Self {
-            tx: BARRIERS.map(|b| tx_copy_half(b) | u64::from(tx_rid_bits)),
-            rx: BARRIERS.map(|b| rx_barrier_bits(b) | rx_rid_bits),
-        }
-    }
-
-    /// Writes the pair of `req` into `tx` and `rx` unchecked, and returns its check word:
-    /// `size - 1` (at least 65,536 for a size outside `1..=65536`), with bit 31 set for a
-    /// SOW on an arch without strong ordering. The batch path ORs the words of a run and
-    /// compares once.
-    #[inline(always)]
-    pub(crate) fn put<C: PacketCaps>(
-        &self,
-        tx: &mut Descriptor,
-        rx: &mut Descriptor,
-        req: &CopyRequest,
-    ) -> u32 {
-        let pair = self.pair(req, len_field(req.size));
-        *rx = pair.rx;
-        *tx = pair.tx;
-        let sow = if !C::HAS_STRONG_ORDER && matches!(req.barrier, Barrier::Sow) {
-            1 << 31
-        } else {
-            0
-        };
-        req.size.wrapping_sub(1) | sow
-    }
-
-    /// The pair of a copy whose size is in range (`len` its length field); the barrier is
-    /// checked against the arch separately.
-    #[inline]
-    pub(crate) fn pair(&self, req: &CopyRequest, len: u16) -> CopyPair {
-        // The index is a barrier's raw value, `0..=3`: `get` never misses.
-        let b = req.barrier as usize;
-        let tx = self.tx.get(b).copied().unwrap_or(0) | u64::from(len);
-        let rx = self.rx.get(b).copied().unwrap_or(0)
-            | u32::from(len)
-            | (u32::from(req.dst_interrupt) << RX_INT_EN.trailing_zeros());
-        CopyPair {
-            tx: Descriptor::from_half0_addr(tx, req.src),
-            rx: Descriptor::from_words_addr(rx, 0, req.dst),
-        }
-    }
 }
 
 /// Builds the pair from an already validated request and its encoded length.

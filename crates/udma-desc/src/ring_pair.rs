@@ -1,12 +1,11 @@
 //! The TX/RX ring pair of one queue: copies, CRCs, packets and the doorbell.
 
-use core::sync::atomic::{Ordering, fence};
-
-use crate::builder::{CopyWords, copy_pair_unchecked, copy_rx, copy_tx, ring_id_bits};
+use crate::builder::{copy_pair_unchecked, copy_rx, copy_tx, ring_id_bits};
 use crate::caps::PacketCaps;
+use crate::copy_run::CopyWords;
 use crate::{
-    CopyRequest, DescRing, DescStore, Direction, Doorbell, Error, MAX_TRANSFER_BYTES, QueueId,
-    Reservation, Slot,
+    Barrier, CopyRequest, CopySource, DescRing, DescStore, Direction, Doorbell, Error,
+    MAX_TRANSFER_BYTES, QueueId, Reservation, Slot,
 };
 
 /// The slots a copy went to.
@@ -275,9 +274,52 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
     /// assert_eq!(pair.rx().load(1)?.words(), [0x0100_0040, 0, 0x2040, 0]);
     /// # Ok::<(), udma_desc::Error>(())
     /// ```
+    #[inline]
     pub fn copy_prepare_batch<C: PacketCaps>(
         &mut self,
         reqs: &[CopyRequest],
+    ) -> Result<CopyBatch, Error> {
+        self.copy_prepare_batch_from::<C, _>(reqs)
+    }
+
+    /// [`copy_prepare_batch`](Self::copy_prepare_batch) over requests of another layout,
+    /// read in place through [`CopySource`] (the C ABI's `al_udma_m2m_copy_req`): no pass
+    /// to convert the array first. A raw barrier number above 3 is refused as
+    /// [`Error::InvalidBarrier`]; everything else is as `copy_prepare_batch`, byte for byte.
+    ///
+    /// ```
+    /// use udma_desc::{caps::{PacketCaps, Supported, Unsupported}, CopySource, DescRing, Descriptor, Direction, Error, QueueId, RingPair};
+    /// struct V3;
+    /// impl PacketCaps for V3 {
+    ///     const MAX_TX_DESCS_PER_PACKET: u32 = 0x41;
+    ///     type NotificationMasks = Unsupported;
+    ///     type StrongOrdering = Supported;
+    /// }
+    /// /// A caller's own request layout: (src, dst, size, raw barrier).
+    /// struct Req(u64, u64, u32, u32);
+    /// impl CopySource for Req {
+    ///     fn src(&self) -> u64 { self.0 }
+    ///     fn dst(&self) -> u64 { self.1 }
+    ///     fn size(&self) -> u32 { self.2 }
+    ///     fn barrier_raw(&self) -> u32 { self.3 }
+    ///     fn dst_interrupt_raw(&self) -> u32 { 0 }
+    /// }
+    /// let (mut txs, mut rxs) = ([Descriptor::ZERO; 32], [Descriptor::ZERO; 32]);
+    /// let mut pair = RingPair::new(
+    ///     QueueId::new(0)?,
+    ///     DescRing::new(Direction::Tx, &mut txs[..])?,
+    ///     DescRing::new(Direction::Rx, &mut rxs[..])?,
+    /// );
+    /// let bad = [Req(0x1000, 0x2000, 64, 0), Req(0x1040, 0x2040, 64, 4)];
+    /// assert_eq!(pair.copy_prepare_batch_from::<V3, _>(&bad), Err(Error::InvalidBarrier { value: 4 }));
+    /// assert_eq!(pair.tx().ring().next_index(), 0);
+    /// let b = pair.copy_prepare_batch_from::<V3, _>(&[Req(0x1000, 0x2000, 64, 0)])?;
+    /// assert_eq!((b.tx.count(), pair.rx().load(0)?.words()), (1, [0x0100_0040, 0, 0x2000, 0]));
+    /// # Ok::<(), udma_desc::Error>(())
+    /// ```
+    pub fn copy_prepare_batch_from<C: PacketCaps, Q: CopySource>(
+        &mut self,
+        reqs: &[Q],
     ) -> Result<CopyBatch, Error> {
         let count = u32::try_from(reqs.len()).map_err(|_| Error::RingFull {
             ring: Direction::Tx,
@@ -296,7 +338,7 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
                 .min(tx.room_before_wrap(t.index))
                 .min(rx.room_before_wrap(r.index));
             let (run, tail) = rest.split_at_checked(n).unwrap_or((rest, &[]));
-            self.write_run::<C>(
+            self.write_run::<C, Q>(
                 t.index,
                 r.index,
                 ring_id_bits(t.ring_id),
@@ -313,45 +355,26 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
     }
 
     /// Writes one run of copies from TX slot `ti` and RX slot `ri` (no wrap inside),
-    /// validating each request. Plain-memory stores are written in one fused pass that
-    /// builds every pair from the run's [`CopyWords`] and checks the requests once at the
-    /// end (the OR of `size - 1`, and SOW where the arch has none); a bad run is then
-    /// checked request by request for the first error, as `validate` reports it. The
-    /// slots it wrote are free ones (the rings have not moved), as the method's docs allow.
+    /// validating each request. Plain-memory stores are written in one fused pass
+    /// ([`CopyWords::write`]) that checks the requests once at the end of the run; a bad
+    /// run is then checked request by request for the first error, as `validate` reports
+    /// it. The slots it wrote are free ones (the rings have not moved), as the method's
+    /// docs allow.
     #[inline]
-    fn write_run<C: PacketCaps>(
+    fn write_run<C: PacketCaps, Q: CopySource>(
         &mut self,
         ti: u32,
         ri: u32,
         tx_bits: u32,
         rx_bits: u32,
-        run: &[CopyRequest],
+        run: &[Q],
     ) -> Result<(), Error> {
         let (txs, rxs) = (self.tx.store_mut(), self.rx.store_mut());
         if let (Some(t), Some(r)) = (txs.slots_mut(ti, run.len()), rxs.slots_mut(ri, run.len())) {
-            let words = CopyWords::new(tx_bits, rx_bits);
-            let mut bad = 0u32;
-            // Two copies a step: half the loop's own work per copy.
-            let (mut t2, mut r2, mut q2) = (
-                t.chunks_exact_mut(2),
-                r.chunks_exact_mut(2),
-                run.chunks_exact(2),
-            );
-            for ((t, r), q) in (&mut t2).zip(&mut r2).zip(&mut q2) {
-                for ((t, r), q) in t.iter_mut().zip(r.iter_mut()).zip(q) {
-                    bad |= words.put::<C>(t, r, q);
-                }
-            }
-            let rest = t2
-                .into_remainder()
-                .iter_mut()
-                .zip(r2.into_remainder().iter_mut());
-            for ((t, r), q) in rest.zip(q2.remainder()) {
-                bad |= words.put::<C>(t, r, q);
-            }
-            if bad >= MAX_TRANSFER_BYTES {
+            let check = CopyWords::new(tx_bits, rx_bits).write::<C, Q>(t, r, run);
+            if check.sizes >= MAX_TRANSFER_BYTES || check.barriers > Barrier::Sow.raw() {
                 for q in run {
-                    q.validate::<C>()?;
+                    q.request()?.validate::<C>()?;
                 }
             }
             return Ok(());
@@ -360,9 +383,10 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
         // one place a size is encoded).
         let (mut t, mut r) = (ti, ri);
         for q in run {
+            let q = q.request()?;
             let len = q.validate::<C>()?;
-            rxs.store(r, copy_rx(q, len, rx_bits))?;
-            txs.store(t, copy_tx(q, len, tx_bits))?;
+            rxs.store(r, copy_rx(&q, len, rx_bits))?;
+            txs.store(t, copy_tx(&q, len, tx_bits))?;
             // A run never passes its ring's end (at most 2^24 slots): no wrap.
             (t, r) = (t.wrapping_add(1), r.wrapping_add(1));
         }
@@ -375,7 +399,10 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
     /// (TX 0 is how RX descriptors are posted ahead). The RX-count-0 rule is not checked
     /// here but in one place, `khal::udma::Udma::copy_start`: the 2.26.5.0 kernel refuses
     /// RX 0 with -1 and writes nothing (`udma-notes.md` §6, §13).
-    /// A full memory fence precedes each doorbell so the descriptors are visible first.
+    /// The doorbell owns the barrier that makes the descriptors visible to the engine first
+    /// ([`Doorbell`]: `khal`'s doorbells issue `mmio`'s DMA write barrier,
+    /// `mmio::Mmio::write_barrier`, before each register write), so no fence is added here:
+    /// a second one would only cost time on every start.
     #[inline]
     pub fn copy_start<D: Doorbell + ?Sized>(
         &self,
@@ -396,11 +423,9 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
             }
         }
         if rx_count > 0 {
-            fence(Ordering::SeqCst);
             db.ring_rx(self.queue, rx_count);
         }
         if tx_count > 0 {
-            fence(Ordering::SeqCst);
             db.ring_tx(self.queue, tx_count);
         }
         Ok(())

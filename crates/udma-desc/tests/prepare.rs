@@ -470,3 +470,157 @@ fn refused_batches_take_nothing() {
     );
     assert_eq!(p.copy_prepare_batch::<V3>(&[]).unwrap().tx.count(), 0);
 }
+
+/// A request layout of the caller's own (as the C ABI's `al_udma_m2m_copy_req`): the raw
+/// barrier number unchecked, the interrupt as any non-zero word.
+#[derive(Clone, Copy)]
+struct RawReq {
+    src: u64,
+    dst: u64,
+    size: u32,
+    barrier: u32,
+    dst_int: u32,
+}
+
+impl udma_desc::CopySource for RawReq {
+    fn src(&self) -> u64 {
+        self.src
+    }
+    fn dst(&self) -> u64 {
+        self.dst
+    }
+    fn size(&self) -> u32 {
+        self.size
+    }
+    fn barrier_raw(&self) -> u32 {
+        self.barrier
+    }
+    fn dst_interrupt_raw(&self) -> u32 {
+        self.dst_int
+    }
+}
+
+fn raw_requests(reqs: &[CopyRequest]) -> Vec<RawReq> {
+    reqs.iter()
+        .enumerate()
+        .map(|(i, r)| RawReq {
+            src: r.src,
+            dst: r.dst,
+            size: r.size,
+            barrier: r.barrier.raw(),
+            // Any non-zero word raises the interrupt, as C's `dst_int` does.
+            dst_int: u32::from(r.dst_interrupt) << (i % 32),
+        })
+        .collect()
+}
+
+/// Plain-memory rings of `size` slots over `tx` and `rx`, the fused path's store.
+fn mem_pair<'a>(
+    tx: &'a mut [udma_desc::Descriptor],
+    rx: &'a mut [udma_desc::Descriptor],
+) -> udma_desc::RingPair<&'a mut [udma_desc::Descriptor], &'a mut [udma_desc::Descriptor]> {
+    udma_desc::RingPair::new(
+        QueueId::new(0).unwrap(),
+        udma_desc::DescRing::new(Direction::Tx, tx).unwrap(),
+        udma_desc::DescRing::new(Direction::Rx, rx).unwrap(),
+    )
+}
+
+/// Requests read in place through `CopySource` build the bytes of the same
+/// `CopyRequest`s, across a wrap, on plain memory and on a store alike.
+#[test]
+fn batch_from_a_foreign_layout_equals_copy_requests() {
+    let reqs = mixed_requests(40);
+    let raw = raw_requests(&reqs);
+    let (mut t1, mut r1) = (
+        vec![udma_desc::Descriptor::ZERO; 64],
+        vec![udma_desc::Descriptor::ZERO; 64],
+    );
+    let (mut t2, mut r2) = (t1.clone(), r1.clone());
+    let (mut want, mut got) = (mem_pair(&mut t1, &mut r1), mem_pair(&mut t2, &mut r2));
+    let (mut want_vec, mut got_vec) = (pair(64), pair(64));
+    for _ in 0..2 {
+        let b = want.copy_prepare_batch::<V3>(&reqs).unwrap();
+        assert_eq!(got.copy_prepare_batch_from::<V3, _>(&raw).unwrap(), b);
+        assert_eq!(want_vec.copy_prepare_batch::<V3>(&reqs).unwrap(), b);
+        assert_eq!(got_vec.copy_prepare_batch_from::<V3, _>(&raw).unwrap(), b);
+        want.ack(40).unwrap();
+        got.ack(40).unwrap();
+        want_vec.ack(40).unwrap();
+        got_vec.ack(40).unwrap();
+    }
+    for i in 0..64 {
+        let w = (want.tx().load(i).unwrap(), want.rx().load(i).unwrap());
+        assert_eq!(
+            (got.tx().load(i).unwrap(), got.rx().load(i).unwrap()),
+            w,
+            "slot {i}"
+        );
+        assert_eq!(
+            (
+                want_vec.tx().load(i).unwrap(),
+                want_vec.rx().load(i).unwrap()
+            ),
+            w
+        );
+        assert_eq!(
+            (got_vec.tx().load(i).unwrap(), got_vec.rx().load(i).unwrap()),
+            w
+        );
+    }
+}
+
+/// A raw barrier above 3 refuses the batch with `InvalidBarrier` naming it, and so do a
+/// bad size and SOW on V2 behind it in the same run: the first bad request is named, as
+/// one-by-one validation names it, and no slot is taken.
+#[test]
+fn batch_from_refuses_raw_barriers_and_names_the_first_error() {
+    let mut raw = raw_requests(&mixed_requests(10));
+    let (mut t, mut r) = (
+        vec![udma_desc::Descriptor::ZERO; 64],
+        vec![udma_desc::Descriptor::ZERO; 64],
+    );
+    let mut mem = mem_pair(&mut t, &mut r);
+    let mut vec = pair(64);
+    raw[4].barrier = 7;
+    raw[6].size = 0;
+    assert_eq!(
+        mem.copy_prepare_batch_from::<V3, _>(&raw),
+        Err(Error::InvalidBarrier { value: 7 })
+    );
+    assert_eq!(
+        vec.copy_prepare_batch_from::<V3, _>(&raw),
+        Err(Error::InvalidBarrier { value: 7 })
+    );
+    raw[4].barrier = 0;
+    assert_eq!(
+        mem.copy_prepare_batch_from::<V3, _>(&raw),
+        Err(Error::ZeroSize)
+    );
+    raw[6].size = 65_537;
+    assert_eq!(
+        vec.copy_prepare_batch_from::<V3, _>(&raw),
+        Err(Error::SizeTooLarge { size: 65_537 })
+    );
+    raw[6].size = 8;
+    // Request 3 is SOW (`mixed_requests`): no strong ordering on V2.
+    assert_eq!(
+        mem.copy_prepare_batch_from::<V2, _>(&raw),
+        Err(Error::StrongOrderUnsupported)
+    );
+    for p in [
+        mem.tx().ring(),
+        mem.rx().ring(),
+        vec.tx().ring(),
+        vec.rx().ring(),
+    ] {
+        assert_eq!((p.next_index(), p.available()), (0, 48));
+    }
+    assert_eq!(
+        mem.copy_prepare_batch_from::<V3, _>(&raw)
+            .unwrap()
+            .tx
+            .count(),
+        10
+    );
+}
