@@ -123,6 +123,17 @@ pub enum BuildError {
         /// khal's error, as text.
         reason: String,
     },
+    /// The driver release does not support the device's arch
+    /// ([`EmulatedKernel::with_release`](super::EmulatedKernel::with_release)).
+    #[error("device {index}: driver {release} does not support {generation}")]
+    Release {
+        /// The device index.
+        index: u32,
+        /// The device's generation.
+        generation: Generation,
+        /// The release asked for.
+        release: ndl_abi::Release,
+    },
     /// The background engine thread could not be started.
     #[error("device {index}: the background engine thread could not be started")]
     Background {

@@ -188,6 +188,10 @@ pub(crate) struct DeviceState {
     pub(crate) cinit: HashMap<u32, u32>,
     /// The wait slot the next MEM_COPY_ASYNC gets (1 or 2, alternating).
     pub(crate) next_wait_slot: u32,
+    /// The profile POWER_PROFILE last set (GET_PERFORMANCE_PROFILE reports it).
+    pub(crate) perf_profile: u32,
+    /// H2T completion-queue regions: (engine, queue) -> memory handle.
+    pub(crate) compl_queues: BTreeMap<(u32, u32), u64>,
 }
 
 /// Who holds an H2T queue from H2T_DMA_ALLOC_QUEUES, and as what.
@@ -231,6 +235,8 @@ impl DeviceState {
             datastores: BTreeMap::new(),
             cinit: HashMap::new(),
             next_wait_slot: 1,
+            perf_profile: 0,
+            compl_queues: BTreeMap::new(),
         }
     }
 
@@ -478,6 +484,8 @@ pub(crate) struct State {
     pub(crate) opens: usize,
     pub(crate) closes: usize,
     pub(crate) retired: HashSet<u32>,
+    /// The driver release the kernel answers as.
+    pub(crate) release: ndl_abi::Release,
     pub(crate) printk: Vec<String>,
     /// Core-range marks (global core index → owning tgid).
     pub(crate) marks: BTreeMap<u32, u32>,
@@ -495,6 +503,7 @@ impl State {
             opens: 0,
             closes: 0,
             retired: HashSet::new(),
+            release: ndl_abi::Release::DEFAULT,
             printk: Vec::new(),
             marks: BTreeMap::new(),
         }

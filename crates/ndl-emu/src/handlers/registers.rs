@@ -1,18 +1,20 @@
-//! BAR_READ and BAR_WRITE as the 2.26.5.0 driver answers them (`reference/bar-README.md`).
+//! Register access (`ndl-std` family `registers`): BAR_READ and BAR_WRITE as the 2.26.5.0
+//! driver answers them (`reference/bar-README.md`). READ_HW_COUNTERS is hardware-only
+//! ([`crate::hardware_only`]).
 //!
 //! Addresses are kernel virtual addresses: DEVICE_INFO's `bar_address[0]` (the kernel's
 //! BAR0 mapping; a synthetic value here) plus the register offset. Every entry must lie in
-//! `[bar_address[0], bar_address[0] + bar_size[0])`; BAR_WRITE also refuses the offsets of
-//! [`crate::bar0_block`]. Entries are processed in order and a refusal stops the ioctl with
-//! EINVAL: entries before it are already written, nothing at or after it is.
+//! `[bar_address[0], bar_address[0] + bar_size[0])`; BAR_WRITE also refuses the offsets the
+//! arch's `khal::Arch::is_bar0_write_blocked` names (the driver's
+//! `ndma_is_bar0_write_blocked`). Entries are processed in order and a refusal stops the
+//! ioctl with EINVAL: entries before it are already written, nothing at or after it is.
 
 use mmio::Mmio;
 use ndl_abi::BarRw;
 use ndl_std::Errno;
 
-use crate::bar0_block;
-use crate::state::DeviceState;
-use crate::user::UserMemory;
+use super::{Answer, DONE};
+use crate::state::{Call, DeviceState};
 
 /// The BAR0 kernel mapping address DEVICE_INFO reports for device `index` (synthetic: a
 /// kernel address user space only passes back).
@@ -27,9 +29,9 @@ fn offset(d: &DeviceState, index: u32, a: u64) -> Option<u64> {
 }
 
 /// Reads the `count` user addresses of `a`.
-fn addresses(mem: &dyn UserMemory, a: &BarRw, count: usize) -> Result<Vec<u64>, Errno> {
+fn addresses(call: &Call<'_>, a: &BarRw, count: usize) -> Result<Vec<u64>, Errno> {
     let n = count.checked_mul(8).ok_or(Errno::NOMEM)?;
-    let bytes = mem.copy_in_bytes(a.address.addr(), n)?;
+    let bytes = call.mem.copy_in_bytes(a.address.addr(), n)?;
     Ok(bytes
         .chunks_exact(8)
         .map(|c| {
@@ -42,19 +44,14 @@ fn addresses(mem: &dyn UserMemory, a: &BarRw, count: usize) -> Result<Vec<u64>, 
 
 /// BAR_READ: bar 0 or 2 (both read through the BAR0 mapping); every address checked before
 /// any read; no count cap (the emulator, like QEMU, has none).
-pub(crate) fn bar_read(
-    mem: &dyn UserMemory,
-    d: &DeviceState,
-    index: u32,
-    a: &BarRw,
-) -> Result<(), Errno> {
+pub(crate) fn bar_read(d: &mut DeviceState, call: &Call<'_>, a: &mut BarRw) -> Answer {
     if a.bar != 0 && a.bar != 2 {
         return Err(Errno::INVAL);
     }
     let count = usize::try_from(a.count).map_err(|_| Errno::INVAL)?;
     // Bar 2 copies in one address and walks `count` entries of it.
     let copied = if a.bar == 2 { count.min(1) } else { count };
-    let addrs = addresses(mem, a, copied)?;
+    let addrs = addresses(call, a, copied)?;
     let offsets = (0..count)
         .map(|i| {
             let a = addrs
@@ -62,7 +59,7 @@ pub(crate) fn bar_read(
                 .or(addrs.first())
                 .copied()
                 .ok_or(Errno::INVAL)?;
-            offset(d, index, a).ok_or(Errno::INVAL)
+            offset(d, call.device, a).ok_or(Errno::INVAL)
         })
         .collect::<Result<Vec<u64>, Errno>>()?;
     let mut out = Vec::with_capacity(count * 4);
@@ -70,27 +67,23 @@ pub(crate) fn bar_read(
         let off = usize::try_from(off).map_err(|_| Errno::INVAL)?;
         out.extend_from_slice(&d.emu.read32(off).to_ne_bytes());
     }
-    mem.write(a.data.addr(), &out)
+    call.mem.write(a.data.addr(), &out)?;
+    DONE
 }
 
 /// BAR_WRITE: bar 0 only; each entry in range and not write-blocked, else EINVAL with the
 /// earlier entries written.
-pub(crate) fn bar_write(
-    mem: &dyn UserMemory,
-    d: &DeviceState,
-    index: u32,
-    a: &BarRw,
-) -> Result<(), Errno> {
+pub(crate) fn bar_write(d: &mut DeviceState, call: &Call<'_>, a: &mut BarRw) -> Answer {
     if a.bar != 0 {
         return Err(Errno::INVAL);
     }
     let count = usize::try_from(a.count).map_err(|_| Errno::INVAL)?;
-    let values = mem.copy_in_bytes(a.data.addr(), count.checked_mul(4).ok_or(Errno::NOMEM)?)?;
-    let addrs = addresses(mem, a, count)?;
-    let g = d.facts.generation;
+    let bytes = count.checked_mul(4).ok_or(Errno::NOMEM)?;
+    let values = call.mem.copy_in_bytes(a.data.addr(), bytes)?;
+    let addrs = addresses(call, a, count)?;
     for (addr, value) in addrs.iter().zip(values.chunks_exact(4)) {
-        let off = offset(d, index, *addr).ok_or(Errno::INVAL)?;
-        if bar0_block::is_blocked(g, off) {
+        let off = offset(d, call.device, *addr).ok_or(Errno::INVAL)?;
+        if d.facts.scalars.is_bar0_write_blocked(off) {
             return Err(Errno::INVAL);
         }
         let mut w = [0u8; 4];
@@ -98,5 +91,5 @@ pub(crate) fn bar_write(
         let off = usize::try_from(off).map_err(|_| Errno::INVAL)?;
         d.emu.write32(off, u32::from_ne_bytes(w));
     }
-    Ok(())
+    DONE
 }
