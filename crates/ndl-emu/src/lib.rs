@@ -72,7 +72,6 @@ pub mod mmap_special;
 mod region;
 pub mod resource;
 mod state;
-mod tables;
 mod user;
 
 use core::ffi::{c_int, c_void};

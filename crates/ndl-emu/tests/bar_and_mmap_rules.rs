@@ -1,6 +1,6 @@
 //! BAR_WRITE against the driver's write-block list, and mmap against the driver's three
 //! paths, per arch, driven by the tables the crate ships (copies of
-//! `reference/bar0-write-block.tsv` in `tests/data/` and `reference/mmap-special.tsv`). The
+//! `reference/bar0-write-block.tsv` and `reference/mmap-special.tsv` in `tests/data/`). The
 //! block rule itself lives once, in khal (`Arch::is_bar0_write_blocked`); these tests pin it
 //! to the driver's list.
 
@@ -278,6 +278,35 @@ fn mmap_serves_every_special_resource_exactly_and_read_only_where_the_driver_say
                 })
             ));
         }
+    }
+}
+
+/// khal's table (the one the kernel serves) is the driver's, row for row, on every arch:
+/// `tests/data/mmap-special.tsv` is a copy of `reference/mmap-special.tsv` (2.26.5.0).
+#[test]
+fn khal_special_table_is_the_drivers_row_for_row() {
+    const TSV: &str = include_str!("data/mmap-special.tsv");
+    let hex = |s: &str| u64::from_str_radix(s.trim_start_matches("0x"), 16).unwrap();
+    for g in GENERATIONS {
+        let arch = format!("v{}", g.number());
+        let want: Vec<_> = TSV
+            .lines()
+            .skip(1)
+            .map(|l| l.split('\t').collect::<Vec<_>>())
+            .filter(|f| f[0] == arch)
+            .map(|f| mmap_special::Special {
+                block: f[3].parse().unwrap(),
+                block_id: f[4].parse().unwrap(),
+                resource: f[6].parse().unwrap(),
+                offset: hex(f[7]),
+                size: hex(f[8]),
+                bar: f[9].parse().unwrap(),
+                bar_offset: hex(f[10]),
+                read_only: f[11] == "yes",
+            })
+            .collect();
+        let got: Vec<_> = mmap_special::entries(g).collect();
+        assert_eq!(got, want, "{g:?}");
     }
 }
 
