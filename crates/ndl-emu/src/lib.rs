@@ -319,7 +319,10 @@ impl EmulatedKernel {
 fn mmap_object(dev: &DeviceState, offset: u64, len: u64) -> Result<Object, Errno> {
     if let Some(object) = dev.cookies.get(&offset) {
         if !matches!(object.kind, ObjectKind::Chunk { .. })
-            && len <= object.len.next_multiple_of(state::PAGE)
+            && object
+                .len
+                .checked_next_multiple_of(state::PAGE)
+                .is_some_and(|max| len <= max)
         {
             return Ok(*object);
         }
@@ -446,7 +449,7 @@ impl EmulatedKernel {
         // A page-rounded tail past the object is not backed by it: clamp the window.
         let window = usize::try_from(len64.min(object.len)).map_err(|_| Errno::INVAL)?;
         let device = dev.emu.clone();
-        let va = st.new_va(len64);
+        let va = st.new_va(len64)?;
         let dev = st.device_mut(file.device).ok_or(Errno::NODEV)?;
         let tgid = pid;
         dev.maps.insert(

@@ -552,10 +552,18 @@ impl State {
     }
 
     /// A fresh synthetic user address for a mapping of `len` bytes.
-    pub(crate) fn new_va(&mut self, len: u64) -> u64 {
+    /// A fresh mapping address for `len` bytes, a guard page after it. ENOMEM when the
+    /// page-rounded length does not fit the address space (as mmap(2) answers a length it
+    /// cannot place; a length near `u64::MAX` must not wrap the sum).
+    pub(crate) fn new_va(&mut self, len: u64) -> Result<u64, Errno> {
         let va = self.next_va;
-        self.next_va += len.max(1).next_multiple_of(PAGE) + PAGE; // a guard page between
-        va
+        self.next_va = len
+            .max(1)
+            .checked_next_multiple_of(PAGE)
+            .and_then(|l| l.checked_add(PAGE))
+            .and_then(|l| va.checked_add(l))
+            .ok_or(Errno::NOMEM)?;
+        Ok(va)
     }
 
     /// Total cores across devices (the core-range index space).

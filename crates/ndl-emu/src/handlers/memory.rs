@@ -359,17 +359,39 @@ fn resource_object(d: &DeviceState, key: (u32, u32, u32)) -> Result<Object, Errn
     }
 }
 
+/// Most operations one MEM_BUF_ZEROCOPY64_BATCHES call carries, over all its batches. The
+/// driver states no bound (`reference/`); the model's own, so that no call holds the
+/// kernel's one lock for a time the caller picks (issue 25): a call over it answers E2BIG,
+/// the errno the driver gives DMA_QUEUE_INIT_BATCH's count over its limit.
+pub(crate) const BATCH_OPS_MAX: u64 = 1 << 16;
+
 /// MEM_BUF_ZEROCOPY64_BATCHES: every op of every batch, a buffer copy at the batch's handle
 /// and `mem_handle_offset + op.offset`. Element addresses are overflow-checked: an array
-/// wrapping past the top of the address space is a failed copy (EFAULT).
+/// wrapping past the top of the address space is a failed copy (EFAULT). Every batch header
+/// is read and the operations counted against [`BATCH_OPS_MAX`] before any op runs.
 pub(crate) fn zerocopy64_batches(
     d: &mut DeviceState,
     call: &Call<'_>,
     a: &mut MemBufCopy64zcBatches,
 ) -> Answer {
     let to_device = a.is_copy_to_device != 0;
+    if u64::from(a.num_batches) > BATCH_OPS_MAX {
+        return Err(Errno::TOOBIG);
+    }
+    let mut batches = Vec::new();
+    batches
+        .try_reserve_exact(a.num_batches as usize)
+        .map_err(|_| Errno::NOMEM)?;
+    let mut ops = 0u64;
     for i in 0..u64::from(a.num_batches) {
         let b: MemcpyBatch = call.mem.copy_in_at(a.batches_ptr.addr(), i)?;
+        ops += u64::from(b.num_ops);
+        if ops > BATCH_OPS_MAX {
+            return Err(Errno::TOOBIG);
+        }
+        batches.push(b);
+    }
+    for b in batches {
         d.mem(b.mem_handle)?;
         for j in 0..u64::from(b.num_ops) {
             let op: TensorBatchOp = call.mem.copy_in_at(b.ops_ptr.addr(), j)?;

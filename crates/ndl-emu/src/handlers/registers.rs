@@ -8,6 +8,14 @@
 //! arch's `khal::Arch::is_bar0_write_blocked` names (the driver's
 //! `ndma_is_bar0_write_blocked`). Entries are processed in order and a refusal stops the
 //! ioctl with EINVAL: entries before it are already written, nothing at or after it is.
+//!
+//! **Counts are bounded before anything is allocated or walked** (issue 25): BAR_READ, on
+//! either bar, refuses more than [`BAR_READ_MAX`] registers with EINVAL, as the driver does
+//! on hardware (`bar-README.md`: "on hardware the reader refuses more than 100 registers";
+//! the model stands for hardware, so it keeps the cap the driver has there). BAR_WRITE has no
+//! cap in the driver besides its kernel allocation ("a huge count fails the kernel allocation
+//! with -ENOMEM"): the model answers ENOMEM where that allocation could not be a `kmalloc`
+//! ([`BAR_WRITE_MAX`]), and for any allocation the host refuses.
 
 use mmio::Mmio;
 use ndl_abi::BarRw;
@@ -15,6 +23,16 @@ use ndl_std::Errno;
 
 use super::{Answer, DONE};
 use crate::state::{Call, DeviceState};
+
+/// Most registers one BAR_READ reads (`bar-README.md`, the driver's cap on hardware; more
+/// is EINVAL).
+pub(crate) const BAR_READ_MAX: u32 = 100;
+
+/// Most entries one BAR_WRITE takes: the driver's address array (8 bytes an entry) must fit
+/// one `kmalloc`, whose limit (`KMALLOC_MAX_SIZE`) is 4 MiB on x86-64 with 4 KiB pages. The
+/// driver's allocator is not named in `reference/`: a bound of the model's own choosing at
+/// the point where the driver's allocation would fail (ENOMEM), labelled as such.
+pub(crate) const BAR_WRITE_MAX: u32 = (4 << 20) / 8;
 
 /// The BAR0 kernel mapping address DEVICE_INFO reports for device `index` (synthetic: a
 /// kernel address user space only passes back).
@@ -42,10 +60,10 @@ fn addresses(call: &Call<'_>, a: &BarRw, count: usize) -> Result<Vec<u64>, Errno
         .collect())
 }
 
-/// BAR_READ: bar 0 or 2 (both read through the BAR0 mapping); every address checked before
-/// any read; no count cap (the emulator, like QEMU, has none).
+/// BAR_READ: bar 0 or 2 (both read through the BAR0 mapping), at most [`BAR_READ_MAX`]
+/// registers; every address checked before any read.
 pub(crate) fn bar_read(d: &mut DeviceState, call: &Call<'_>, a: &mut BarRw) -> Answer {
-    if a.bar != 0 && a.bar != 2 {
+    if (a.bar != 0 && a.bar != 2) || a.count > BAR_READ_MAX {
         return Err(Errno::INVAL);
     }
     let count = usize::try_from(a.count).map_err(|_| Errno::INVAL)?;
@@ -62,7 +80,7 @@ pub(crate) fn bar_read(d: &mut DeviceState, call: &Call<'_>, a: &mut BarRw) -> A
             offset(d, call.device, a).ok_or(Errno::INVAL)
         })
         .collect::<Result<Vec<u64>, Errno>>()?;
-    let mut out = Vec::with_capacity(count * 4);
+    let mut out = Vec::with_capacity(count.saturating_mul(4));
     for off in offsets {
         let off = usize::try_from(off).map_err(|_| Errno::INVAL)?;
         out.extend_from_slice(&d.emu.read32(off).to_ne_bytes());
@@ -76,6 +94,9 @@ pub(crate) fn bar_read(d: &mut DeviceState, call: &Call<'_>, a: &mut BarRw) -> A
 pub(crate) fn bar_write(d: &mut DeviceState, call: &Call<'_>, a: &mut BarRw) -> Answer {
     if a.bar != 0 {
         return Err(Errno::INVAL);
+    }
+    if a.count > BAR_WRITE_MAX {
+        return Err(Errno::NOMEM);
     }
     let count = usize::try_from(a.count).map_err(|_| Errno::INVAL)?;
     let bytes = count.checked_mul(4).ok_or(Errno::NOMEM)?;
