@@ -213,7 +213,8 @@ impl EmulatedKernel {
     }
 
     /// Answers as driver release `release` (by default [`Release::DEFAULT`], 2.26.5.0):
-    /// requests that release's dispatcher does not route answer EINVAL as on that driver,
+    /// requests that release's dispatcher does not route answer EINVAL as on that driver
+    /// (its misc chain ends so: `ioctl-README.md`, "Lanes": "anything else gets -EINVAL"),
     /// its own commands reach the model's handlers, and COMPATIBLE_VERSION reports its
     /// window (`abi/compat.tsv`). Handlers follow the 2.26.5.0 handler notes where a later
     /// release changed an answer (the 2.29.0.0 errno changes are not modelled). Fails when a

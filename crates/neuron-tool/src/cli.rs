@@ -397,6 +397,11 @@ pub struct ServeArgs {
     /// clients write.
     #[arg(long, default_value = "256MiB", value_parser = parse_size_arg)]
     pub memory: u64,
+    /// Answer as this driver release (2.24.7.0 .. 2.30.2.0; default 2.26.5.0): requests
+    /// it lacks are unknown (EINVAL, as that driver answers), COMPATIBLE_VERSION reports its
+    /// window (`compat.tsv`), and from 2.27.4.0 its new commands are served.
+    #[arg(long)]
+    pub driver: Option<String>,
     /// Record everything the server answers (open, ioctl, close) to this trace file.
     #[arg(long)]
     pub record: Option<PathBuf>,

@@ -89,3 +89,28 @@ fn serve_mounts_answers_and_unmounts_on_sigterm() {
     assert!(last.starts_with("signal 15: unmounted"), "{last}");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
+
+#[test]
+fn serve_driver_refuses_an_unknown_release_and_an_arch_the_release_lacks() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |driver: &str, arch: &str| {
+        Command::new(assert_cmd::cargo::cargo_bin("neuron-tool"))
+            .args(["serve", "--mount"])
+            .arg(dir.path())
+            .args(["--arch", arch, "--driver", driver, "--memory", "32MiB"])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let out = run("2.99.0.0", "cayman");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unknown driver release '2.99.0.0'"), "{err}");
+    // V4 has no row of 2.24.7.0 in abi/compat.tsv: that driver does not support it.
+    let out = run("2.24.7.0", "mariana");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("driver 2.24.7.0 does not support V4"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}

@@ -18,6 +18,7 @@ use crate::memory_bound::{self, HostMemory};
 /// ([`memory_bound::check_serve`]): the arch's HBM channel, and what the machine can back.
 pub fn run(a: &ServeArgs, out: &mut impl Write) -> Result<()> {
     let generation = a.arch.generation();
+    let release = super::ioctl::release(a.driver.as_deref())?;
     memory_bound::check_serve(generation, a.memory, HostMemory::read())?;
     let fail = |why: String| ToolError::Device {
         device: a.mount.display().to_string(),
@@ -31,7 +32,9 @@ pub fn run(a: &ServeArgs, out: &mut impl Write) -> Result<()> {
             c
         })
         .collect();
-    let kernel = EmulatedKernel::with_devices(devices).map_err(|e| fail(e.to_string()))?;
+    let kernel = EmulatedKernel::with_devices(devices)
+        .and_then(|k| k.with_release(release))
+        .map_err(|e| fail(e.to_string()))?;
     // Before any thread starts: the workers inherit the blocked signals, so they arrive
     // at `wait` below instead of killing the process with the mount in place.
     let termination = Termination::block().map_err(|e| fail(format!("signal mask: {e}")))?;
@@ -45,7 +48,7 @@ pub fn run(a: &ServeArgs, out: &mut impl Write) -> Result<()> {
                 backend,
                 &a.mount,
                 Some(generation.number()),
-                ndl_abi::Release::DEFAULT,
+                release,
                 cap,
                 path,
             )
@@ -74,6 +77,7 @@ fn serve<B: Backend>(
     finish: impl FnOnce(&B) -> std::result::Result<String, String>,
 ) -> Result<()> {
     let generation = a.arch.generation();
+    let release = super::ioctl::release(a.driver.as_deref())?;
     let fail = |why: String| ToolError::Device {
         device: a.mount.display().to_string(),
         why,
@@ -81,7 +85,7 @@ fn serve<B: Backend>(
     let server = Server::start(&a.mount, backend).map_err(|e| fail(e.to_string()))?;
     writeln!(
         out,
-        "serving {} {:?} device(s) at {}/neuron0..{} (Ctrl-C to stop)",
+        "serving {} {:?} device(s) as driver {release} at {}/neuron0..{} (Ctrl-C to stop)",
         a.devices,
         generation,
         a.mount.display(),
