@@ -69,6 +69,7 @@ mod dispatch;
 mod handlers;
 pub mod hardware_only;
 pub mod mmap_special;
+mod printk_log;
 mod region;
 pub mod resource;
 mod state;
@@ -284,9 +285,10 @@ impl EmulatedKernel {
         self.lock().mappings()
     }
 
-    /// Messages received through PRINTK.
+    /// Messages received through PRINTK, oldest first: the newest 128 KiB of text, as a
+    /// kernel log ring keeps them.
     pub fn printk_log(&self) -> Vec<String> {
-        self.lock().printk.clone()
+        self.lock().printk.lines()
     }
 
     /// Runs `f` with this thread's calls appearing to come from process `tgid` (to model,
@@ -386,6 +388,14 @@ impl EmulatedKernel {
     /// [`Kernel::close`]). Safe: the model's fd table is its own, no OS fd is closed.
     pub fn release(&self, fd: RawFd) {
         self.lock().close(fd);
+    }
+
+    /// The driver's `flush` of open file `fd` by process `pid` (one close(2) of a
+    /// descriptor of it, as a FUSE/CUSE front end sees it): a process that never opened the
+    /// device itself (a forked child using its parent's fd) has what it holds there released.
+    /// The opener's cleanup runs at [`release`](Self::release).
+    pub fn flush(&self, fd: RawFd, pid: u32) {
+        self.lock().flush(fd, pid);
     }
 
     /// The driver's ioctl entry, for any caller: request `request` on open file `fd`, whose

@@ -268,7 +268,7 @@ impl DeviceState {
     /// Device-lifespan chunks (notification rings) outlive the process. Releasing the
     /// process's datastore frees it, as RELEASE_NEURON_DS does (emulator's choice: the
     /// reference says the datastores are released, not what becomes of their memory).
-    fn release_process(&mut self, tgid: u32) {
+    pub(crate) fn release_process(&mut self, tgid: u32) {
         for lock in self.locks.values_mut() {
             if lock.writer == Some(tgid) {
                 lock.writer = None;
@@ -486,7 +486,7 @@ pub(crate) struct State {
     pub(crate) retired: HashSet<u32>,
     /// The driver release the kernel answers as.
     pub(crate) release: ndl_abi::Release,
-    pub(crate) printk: Vec<String>,
+    pub(crate) printk: crate::printk_log::PrintkLog,
     /// Core-range marks (global core index → owning tgid).
     pub(crate) marks: BTreeMap<u32, u32>,
 }
@@ -504,7 +504,7 @@ impl State {
             closes: 0,
             retired: HashSet::new(),
             release: ndl_abi::Release::DEFAULT,
-            printk: Vec::new(),
+            printk: crate::printk_log::PrintkLog::default(),
             marks: BTreeMap::new(),
         }
     }
@@ -551,7 +551,37 @@ impl State {
         }
     }
 
-    /// A fresh synthetic user address for a mapping of `len` bytes.
+    /// The driver's `flush` of `fd` by process `pid`, one close(2) of a descriptor of it.
+    /// The opener's per-process cleanup runs when the file is released ([`Self::close`]);
+    /// a process that reaches the device only through descriptors it did not open (a
+    /// forked child using its parent's fd, never attached) has what it caused to be held
+    /// released here, as the driver frees "whatever is left ... when the process's last fd
+    /// is flushed" (`dma-path.md`, `mmap-README.md`): its process-lifespan memory and
+    /// datastore on that device, its core write locks, and (free-access lane) its core-range
+    /// marks. The model cannot count a process's descriptors of one file (the FUSE layer
+    /// does not say): a child holding two duplicates is cleaned at the first close.
+    pub(crate) fn flush(&mut self, fd: RawFd, pid: u32) {
+        let Some(file) = self.files.get(&fd).copied() else {
+            return;
+        };
+        if pid == file.tgid {
+            return;
+        }
+        match file.kind {
+            FileKind::Node { mode } if mode.is_free_access() => {
+                self.marks.retain(|_, owner| *owner != pid);
+            }
+            FileKind::Node { .. } => {
+                if let Some(d) = self.device_mut(file.device) {
+                    if !d.is_attached(pid) {
+                        d.release_process(pid);
+                    }
+                }
+            }
+            FileKind::Dmabuf => {}
+        }
+    }
+
     /// A fresh mapping address for `len` bytes, a guard page after it. ENOMEM when the
     /// page-rounded length does not fit the address space (as mmap(2) answers a length it
     /// cannot place; a length near `u64::MAX` must not wrap the sum).

@@ -6,10 +6,15 @@
 mod common;
 
 use std::fs::OpenOptions;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::process::Stdio;
+use std::time::Duration;
 
 use khal::Generation;
-use ndl_abi::{BAR_READ, BAR_WRITE, MEM_BUF_ZEROCOPY64_BATCHES};
-use ndl_abi::{BarRw, MemBufCopy64zcBatches, MemcpyBatch, TensorBatchOp, UserPtr};
+use ndl_abi::{BAR_READ, BAR_WRITE, MEM_ALLOC_V2, MEM_BUF_ZEROCOPY64_BATCHES, PRINTK};
+use ndl_abi::{
+    BarRw, MemAllocV2, MemBufCopy64zcBatches, MemcpyBatch, Printk, TensorBatchOp, UserPtr,
+};
 use ndl_std::{Errno, MemLocation, Ndl};
 use zerocopy::FromZeros;
 
@@ -146,4 +151,118 @@ fn a_batch_call_carries_at_most_65536_operations() {
     assert_eq!(zero_length_batches(&node, chunk.0, 2, 1 << 15), Ok(0));
     // And the server answers another call at once.
     dev.mem_buf_copy_to(chunk, 0, b"after").unwrap();
+}
+
+const LIMIT: Duration = Duration::from_secs(60);
+
+#[test]
+fn a_printk_flood_leaves_the_server_where_it_started() {
+    let Some((_dir, server)) = common::serve(Generation::V3, 1) else {
+        return;
+    };
+    // The misc lane: a write-only fd is enough.
+    let node = OpenOptions::new().write(true).open(server.node(0)).unwrap();
+    let mut text = [b'x'; 512];
+    text[511] = 0;
+    let mut flood = |n: usize| {
+        for _ in 0..n {
+            let mut p = Printk::new_zeroed();
+            p.buffer = UserPtr::from_addr(text.as_mut_ptr() as u64);
+            p.size = 512;
+            // SAFETY: `p` is PRINTK's argument, pointing at 512 live bytes.
+            let r = unsafe { common::ioctl(&node, PRINTK.code(), (&raw mut p) as u64) };
+            assert_eq!(r, Ok(0));
+        }
+    };
+    // Fill the log once, then measure a flood ten times its size.
+    flood(300);
+    let before = rss_kib();
+    flood(3000);
+    let after = rss_kib();
+    let log = server.backend().kernel().printk_log();
+    let kept: usize = log.iter().map(String::len).sum();
+    println!(
+        "PRINTK flood of {} KiB: server VmRSS {before} KiB before, {after} KiB after; log keeps {} KiB",
+        3000 * 511 / 1024,
+        kept / 1024
+    );
+    // The model keeps the newest 128 KiB (printk_log.rs, the kernel log ring's size).
+    assert!(kept <= 128 << 10, "{kept}");
+    assert_eq!(log.len(), (128 << 10) / 511);
+    assert!(after < before + 4 * 1024, "{before} KiB -> {after} KiB");
+}
+
+fn role() -> Option<String> {
+    std::env::var(common::CHILD_ROLE).ok()
+}
+
+/// The child of [`a_forked_child_s_memory_goes_with_its_last_fd`]: allocates host memory
+/// through its parent's descriptor (MEM_ALLOC_V2 is not attach-checked) and exits without
+/// freeing it or opening the device itself.
+fn inherited_alloc_child() {
+    let fd: i32 = std::env::var("NDL_INHERITED_FD").unwrap().parse().unwrap();
+    // SAFETY: the parent passed this descriptor open and without close-on-exec; it is owned
+    // here from now on.
+    let inherited = unsafe { OwnedFd::from_raw_fd(fd) };
+    for _ in 0..4 {
+        let mut handle = 0u64;
+        let mut a = MemAllocV2::new_zeroed();
+        a.size = 4096;
+        a.host_memory = 1;
+        a.mem_handle = UserPtr::from_addr((&raw mut handle) as u64);
+        // SAFETY: `a` is MEM_ALLOC_V2's argument; the handle pointer is live.
+        let r = unsafe { common::ioctl(&inherited, MEM_ALLOC_V2.code(), (&raw mut a) as u64) };
+        assert_eq!(r, Ok(0));
+        assert_ne!(handle, 0);
+    }
+    println!("child-allocated");
+}
+
+#[test]
+fn a_forked_child_s_memory_goes_with_its_last_fd() {
+    if role().as_deref() == Some("inherited-alloc") {
+        return inherited_alloc_child();
+    }
+    let Some((_dir, server)) = common::serve(Generation::V3, 1) else {
+        return;
+    };
+    let node = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(server.node(0))
+        .unwrap();
+    // SAFETY: duplicating an open descriptor (no close-on-exec); closed below.
+    let dup = unsafe { libc::dup(node.as_raw_fd()) };
+    assert!(dup >= 0);
+    let mut child = common::child(
+        "a_forked_child_s_memory_goes_with_its_last_fd",
+        "inherited-alloc",
+    )
+    .env("NDL_INHERITED_FD", dup.to_string())
+    .stdout(Stdio::piped())
+    .spawn()
+    .unwrap();
+    // SAFETY: `dup` is ours and not used again.
+    drop(unsafe { OwnedFd::from_raw_fd(dup) });
+    let status = common::wait_limited(&mut child, LIMIT);
+    assert!(status.success());
+    let kernel = server.backend().kernel();
+    // The child's close was a FLUSH by a process that never attached: its four chunks are
+    // freed then, though the file (our descriptor) stays open.
+    assert!(
+        common::eventually(LIMIT, || kernel.allocations(0) == 0),
+        "{} chunks outlived the child",
+        kernel.allocations(0)
+    );
+    assert_eq!(kernel.open_fds(), 1);
+    // The opener still allocates through the same file.
+    let mut handle = 0u64;
+    let mut a = MemAllocV2::new_zeroed();
+    a.size = 4096;
+    a.host_memory = 1;
+    a.mem_handle = UserPtr::from_addr((&raw mut handle) as u64);
+    // SAFETY: as in the child.
+    let r = unsafe { common::ioctl(&node, MEM_ALLOC_V2.code(), (&raw mut a) as u64) };
+    assert_eq!(r, Ok(0));
+    assert_eq!(kernel.allocations(0), 1);
 }

@@ -2,6 +2,7 @@
 //! the core reader/writer locks, core init state, started-model counts, core reset, and HBM
 //! scrubbing.
 
+use khal::Generation;
 use ndl_abi::{
     CinitSet, Crwl, DeviceReady, DeviceReset, Event, HbmScrubStart, HbmScrubWait,
     NcModelStartedCount, NotificationsInitV1, NotificationsInitV2, NotificationsInitWithReallocV2,
@@ -71,6 +72,32 @@ pub(crate) fn event_get(d: &mut DeviceState, _: &Call<'_>, a: &mut Event) -> Ans
     DONE
 }
 
+/// Queues per notification-queue type, every arch (`address-map.tsv`: `V2_MAX_NQ_QUEUES`,
+/// `V3_MAX_NQ_QUEUES` 0x10; nq id = type * 16 + index).
+const MAX_NQ_QUEUES: u32 = 16;
+
+/// Notification-queue types of generation `g` (`address-map.tsv`: `V2_MAX_NQ_TYPE` 6,
+/// `V3_MAX_NQ_TYPE` 5; V4 runs V3's code). Exhaustive: a new generation states its own.
+const fn max_nq_type(g: Generation) -> u32 {
+    match g {
+        Generation::V2 => 6,
+        Generation::V3 | Generation::V4 => 5,
+    }
+}
+
+/// Refuses a notification-queue key naming no queue of the device (EINVAL): the type and
+/// index must give an nq id below the arch's `MAX_NQ_SUPPORTED`, and the queue's device (a
+/// core or a TOP_SP) must exist. The reference gives the limits but not where the driver
+/// checks them: refusing here is the model's reading, so that a caller cannot make the
+/// device keep rings under made-up keys (issue 25 item 2).
+fn check_nq_key(d: &DeviceState, (dev_id, nq_type, index): (u32, u32, u32)) -> Result<(), Errno> {
+    let devices = d.nc_count().max(u32::from(d.facts.scalars.ts_per_device));
+    if dev_id >= devices || nq_type >= max_nq_type(d.facts.generation) || index >= MAX_NQ_QUEUES {
+        return Err(Errno::INVAL);
+    }
+    Ok(())
+}
+
 /// Finds or allocates the notification ring of `key` (the same size again finds the ring
 /// it has unless `force`); answers its mmap cookie and handle.
 pub(crate) fn notif_init(
@@ -83,6 +110,7 @@ pub(crate) fn notif_init(
     if size == 0 || !size.is_power_of_two() {
         return Err(Errno::INVAL);
     }
+    check_nq_key(d, key)?;
     if !force {
         if let Some(m) = d
             .notif_queues
