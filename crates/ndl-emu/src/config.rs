@@ -53,6 +53,13 @@ pub struct DeviceConfig {
     /// [`resource`](super::resource) (BAR0 and per-engine UDMA), which no real driver
     /// serves; they exist for the register-level copy and privileged tooling on the model.
     pub privileged: bool,
+    /// Strict isolation, the emulator's own mode (off by default, which keeps the driver's
+    /// behaviour): a memory handle, a chunk's mmap key, a datastore or an H2T queue of
+    /// another process answers as an unknown one does. The 2.26.5.0 driver checks none of
+    /// them against the caller, so any process may read, write, memset or free another's
+    /// memory by handle; see the README's security section. Device-lifespan objects
+    /// (notification rings, completion queues) stay device-wide, as the driver defines them.
+    pub isolate: bool,
 }
 
 impl DeviceConfig {
@@ -77,7 +84,14 @@ impl DeviceConfig {
             },
             execution: Execution::OnDoorbell,
             privileged: false,
+            isolate: false,
         }
+    }
+
+    /// The same device with strict isolation on or off (see [`DeviceConfig::isolate`]).
+    pub fn with_isolate(mut self, isolate: bool) -> Self {
+        self.isolate = isolate;
+        self
     }
 
     /// The same device with the privileged option (see [`DeviceConfig::privileged`]).

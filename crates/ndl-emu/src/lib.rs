@@ -443,7 +443,9 @@ impl EmulatedKernel {
         {
             return Err(Errno::ACCESS);
         }
-        let dev = st.device(file.device).ok_or(Errno::NODEV)?;
+        let dev = st.device_mut(file.device).ok_or(Errno::NODEV)?;
+        dev.caller = pid;
+        let dev = &*dev;
         let len64 = u64::try_from(len).map_err(|_| Errno::INVAL)?;
         if len == 0 {
             return Err(Errno::INVAL);

@@ -192,6 +192,8 @@ pub(crate) struct DeviceState {
     pub(crate) perf_profile: u32,
     /// H2T completion-queue regions: (engine, queue) -> memory handle.
     pub(crate) compl_queues: BTreeMap<(u32, u32), u64>,
+    /// The process the current call or mmap is served for (strict isolation's reference).
+    pub(crate) caller: u32,
 }
 
 /// Who holds an H2T queue from H2T_DMA_ALLOC_QUEUES, and as what.
@@ -237,6 +239,7 @@ impl DeviceState {
             next_wait_slot: 1,
             perf_profile: 0,
             compl_queues: BTreeMap::new(),
+            caller: 0,
         }
     }
 
@@ -426,7 +429,23 @@ impl DeviceState {
     }
 
     pub(crate) fn mem(&self, handle: u64) -> Result<&Alloc, Errno> {
-        self.allocs.get(&handle).ok_or(Errno::INVAL)
+        self.allocs
+            .get(&handle)
+            .filter(|a| !self.hidden(a))
+            .ok_or(Errno::INVAL)
+    }
+
+    /// Whether strict isolation ([`DeviceConfig::isolate`]) hides `a` from the process
+    /// being served: another process's process-lifespan chunk then answers as an unknown
+    /// handle does.
+    pub(crate) fn hidden(&self, a: &Alloc) -> bool {
+        self.config.isolate && a.lifespan == Lifespan::Process && a.pid != self.caller
+    }
+
+    /// Whether strict isolation hides from the process being served what process `owner`
+    /// holds (datastores, H2T queues).
+    pub(crate) fn foreign(&self, owner: u32) -> bool {
+        self.config.isolate && owner != self.caller
     }
 
     /// The allocation containing physical address `pa` (as MEM_GET_EXTENDED_INFO reports
@@ -435,7 +454,7 @@ impl DeviceState {
     pub(crate) fn chunk_at(&self, addr: u64) -> Option<Object> {
         self.allocs
             .values()
-            .find(|a| addr >= a.addr && addr - a.addr < a.size)
+            .find(|a| addr >= a.addr && addr - a.addr < a.size && !self.hidden(a))
             .and_then(|a| self.cookies.get(&a.cookie).copied())
     }
 
@@ -447,7 +466,7 @@ impl DeviceState {
             .iter()
             .find(|(_, a)| {
                 let pa = if a.host() { pa & !window } else { pa };
-                pa >= a.pa && pa - a.pa < a.size
+                pa >= a.pa && pa - a.pa < a.size && !self.hidden(a)
             })
             .map(|(h, a)| (*h, a))
             .ok_or(Errno::INVAL)

@@ -15,7 +15,8 @@ use ndl_abi::{BAR_READ, BAR_WRITE, MEM_ALLOC_V2, MEM_BUF_ZEROCOPY64_BATCHES, PRI
 use ndl_abi::{
     BarRw, MemAllocV2, MemBufCopy64zcBatches, MemcpyBatch, Printk, TensorBatchOp, UserPtr,
 };
-use ndl_std::{Errno, MemLocation, Ndl};
+use ndl_emu::{DeviceConfig, EmulatedKernel};
+use ndl_std::{Errno, MemHandle, MemLocation, Ndl};
 use zerocopy::FromZeros;
 
 /// This process's resident set in KiB (`VmRSS` of `/proc/self/status`).
@@ -265,4 +266,62 @@ fn a_forked_child_s_memory_goes_with_its_last_fd() {
     let r = unsafe { common::ioctl(&node, MEM_ALLOC_V2.code(), (&raw mut a) as u64) };
     assert_eq!(r, Ok(0));
     assert_eq!(kernel.allocations(0), 1);
+}
+
+/// The child of [`an_isolated_server_refuses_every_foreign_handle`]: every use of the
+/// parent's chunk, through a descriptor of its own, answers as an unknown handle.
+fn foreign_handle_child() {
+    let dir = std::path::PathBuf::from(std::env::var("NDL_DIR").unwrap());
+    let chunk = MemHandle(std::env::var("NDL_PARENT_CHUNK").unwrap().parse().unwrap());
+    let ndl = Ndl::new().with_root(&dir);
+    let dev = ndl.open_device(0).unwrap();
+    let errno = |r: Result<(), ndl_std::Error>| r.err().and_then(|e| e.errno());
+    let mut b = [0u8; 4];
+    let answers = [
+        errno(dev.mem_get_extended_info(chunk, 1).map(|_| ())),
+        errno(dev.mem_buf_copy_from(chunk, 0, &mut b)),
+        errno(dev.mem_buf_copy_to(chunk, 0, b"evil")),
+        errno(dev.memset(chunk, 0, 0x45, 4)),
+        errno(dev.mem_free(chunk)),
+    ];
+    assert_eq!(answers, [Some(Errno::INVAL); 5]);
+    // Its own memory works as ever.
+    let mine = dev.mem_alloc(4096, 0, MemLocation::Host, 0).unwrap();
+    dev.mem_buf_copy_to(mine, 0, b"child").unwrap();
+    println!("child-refused");
+}
+
+#[test]
+fn an_isolated_server_refuses_every_foreign_handle() {
+    if role().as_deref() == Some("foreign-handle") {
+        return foreign_handle_child();
+    }
+    let kernel = EmulatedKernel::with_devices(vec![
+        DeviceConfig::numbered(Generation::V3, 0).with_isolate(true),
+    ])
+    .unwrap();
+    let Some((dir, server)) = common::serve_kernel(kernel) else {
+        return;
+    };
+    let ndl = Ndl::new().with_root(dir.path());
+    let dev = ndl.open_device(0).unwrap();
+    let chunk = dev.mem_alloc(4096, 0, MemLocation::Host, 0).unwrap();
+    dev.mem_buf_copy_to(chunk, 0, b"mine").unwrap();
+    let mut child = common::child(
+        "an_isolated_server_refuses_every_foreign_handle",
+        "foreign-handle",
+    )
+    .env("NDL_DIR", dir.path())
+    .env("NDL_PARENT_CHUNK", chunk.0.to_string())
+    .stdout(Stdio::piped())
+    .spawn()
+    .unwrap();
+    let status = common::wait_limited(&mut child, LIMIT);
+    assert!(status.success());
+    // Ours is untouched; the child's chunk went with the child.
+    let mut b = [0u8; 4];
+    dev.mem_buf_copy_from(chunk, 0, &mut b).unwrap();
+    assert_eq!(&b, b"mine");
+    let kernel = server.backend().kernel();
+    assert!(common::eventually(LIMIT, || kernel.allocations(0) == 1));
 }

@@ -402,6 +402,12 @@ pub struct ServeArgs {
     /// window (`compat.tsv`), and from 2.27.4.0 its new commands are served.
     #[arg(long)]
     pub driver: Option<String>,
+    /// Strict isolation (the emulator's own mode, not the driver's): every memory handle,
+    /// cookie and queue is checked against the calling process, and another process's
+    /// answers as an unknown one does. By default any process may use any handle, as on the
+    /// real driver (see the README's security section).
+    #[arg(long)]
+    pub isolate: bool,
     /// Record everything the server answers (open, ioctl, close) to this trace file.
     #[arg(long)]
     pub record: Option<PathBuf>,

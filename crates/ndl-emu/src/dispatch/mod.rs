@@ -121,6 +121,9 @@ pub(crate) fn ioctl(
         return Err(errno);
     }
     let entry = Index::get(release).find(&route, request)?;
+    if let Some(d) = st.device_mut(file.device) {
+        d.caller = pid;
+    }
     let call = Call {
         device: file.device,
         code: request,

@@ -18,6 +18,10 @@ pub(crate) fn acquire(d: &mut DeviceState, call: &Call<'_>, a: &mut NeuronDsInfo
     } else {
         u32::try_from(a.pid).map_err(|_| Errno::INVAL)?
     };
+    if d.foreign(owner) {
+        // Strict isolation: another process's datastore is one it does not have.
+        return Err(Errno::INVAL);
+    }
     let handle = match d.datastores.get(&owner) {
         Some(h) => *h,
         None if a.pid == 0 => {
@@ -41,10 +45,12 @@ pub(crate) fn acquire(d: &mut DeviceState, call: &Call<'_>, a: &mut NeuronDsInfo
     DONE
 }
 
-/// RELEASE_NEURON_DS: returns 0 whether or not the pid had one.
+/// RELEASE_NEURON_DS: returns 0 whether or not the pid had one (isolated: another
+/// process's is left alone, as one it does not have).
 pub(crate) fn release(d: &mut DeviceState, _: &Call<'_>, a: &mut NeuronDsInfo) -> Answer {
     if let Some(h) = u32::try_from(a.pid)
         .ok()
+        .filter(|pid| !d.foreign(*pid))
         .and_then(|pid| d.datastores.remove(&pid))
     {
         d.free(h)?;

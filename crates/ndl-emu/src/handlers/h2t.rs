@@ -69,11 +69,17 @@ pub(crate) fn alloc(d: &mut DeviceState, call: &Call<'_>, a: &mut H2tDmaAllocQue
 }
 
 /// H2T_DMA_FREE_QUEUES: gives back the queues of `queue_bmap` on the core's engine. (The
-/// reference states no refusal; a core out of range answers EINVAL here.)
+/// reference states no refusal; a core out of range answers EINVAL here; with strict
+/// isolation another process's queues stay held.)
 pub(crate) fn free(d: &mut DeviceState, _: &Call<'_>, a: &mut H2tDmaFreeQueues) -> Answer {
     let eng = engine_of(d, a.nc_id.into()).ok_or(Errno::INVAL)?;
     for q in 0..u32::from(QUEUES_PER_ENGINE) {
-        if a.queue_bmap & (1 << q) != 0 {
+        let held_by_other = d
+            .h2t_owned
+            .get(&(eng, q))
+            .is_some_and(|o| d.foreign(o.tgid));
+        // Isolated, another process's queue is one the caller does not hold: left alone.
+        if a.queue_bmap & (1 << q) != 0 && !held_by_other {
             d.h2t_owned.remove(&(eng, q));
         }
     }

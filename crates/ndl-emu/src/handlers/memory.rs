@@ -94,6 +94,8 @@ fn reported_pa(d: &DeviceState, m: &Alloc) -> u64 {
 
 /// MEM_FREE.
 pub(crate) fn free(d: &mut DeviceState, _: &Call<'_>, a: &mut MemFree) -> Answer {
+    // An unknown handle (or, isolated, another process's) answers EINVAL.
+    d.mem(a.mem_handle)?;
     d.free(a.mem_handle)?;
     DONE
 }

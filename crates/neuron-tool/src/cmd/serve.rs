@@ -26,7 +26,7 @@ pub fn run(a: &ServeArgs, out: &mut impl Write) -> Result<()> {
     };
     let devices = (0..a.devices)
         .map(|i| {
-            let mut c = DeviceConfig::numbered(generation, i);
+            let mut c = DeviceConfig::numbered(generation, i).with_isolate(a.isolate);
             c.memory.hbm_bytes_per_channel = a.memory;
             c.memory.host_bytes = a.memory;
             c
@@ -85,9 +85,14 @@ fn serve<B: Backend>(
     let server = Server::start(&a.mount, backend).map_err(|e| fail(e.to_string()))?;
     writeln!(
         out,
-        "serving {} {:?} device(s) as driver {release} at {}/neuron0..{} (Ctrl-C to stop)",
+        "serving {} {:?} device(s) as driver {release}{} at {}/neuron0..{} (Ctrl-C to stop)",
         a.devices,
         generation,
+        if a.isolate {
+            ", processes isolated,"
+        } else {
+            ""
+        },
         a.mount.display(),
         a.devices.saturating_sub(1)
     )?;
