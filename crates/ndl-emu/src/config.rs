@@ -54,8 +54,9 @@ pub struct DeviceConfig {
     /// serves; they exist for the register-level copy and privileged tooling on the model.
     pub privileged: bool,
     /// Strict isolation, the emulator's own mode (off by default, which keeps the driver's
-    /// behaviour): a memory handle, a chunk's mmap key, a datastore or an H2T queue of
-    /// another process answers as an unknown one does. The 2.26.5.0 driver checks none of
+    /// behaviour): a memory handle, a chunk's mmap key, a datastore, an H2T queue or a DMA
+    /// queue another process initialised answers as an unknown one does (and a DMA queue
+    /// another live process holds is not re-programmed: EBUSY). The 2.26.5.0 driver checks none of
     /// them against the caller, so any process may read, write, memset or free another's
     /// memory by handle; see the README's security section. Device-lifespan objects
     /// (notification rings, completion queues) stay device-wide, as the driver defines them.

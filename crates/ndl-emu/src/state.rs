@@ -144,6 +144,8 @@ pub(crate) struct QueueRec {
     pub(crate) rxc_handle: u64,
     /// Software completion index (advanced by DMA_ACK_COMPLETED).
     pub(crate) acked: u32,
+    /// The process that initialised it (strict isolation's owner).
+    pub(crate) owner: u32,
 }
 
 #[derive(Clone, Copy, Debug, Default)]

@@ -94,3 +94,54 @@ fn isolated_another_process_s_datastore_is_one_it_does_not_have() {
     // Ours is still there.
     assert!(h.acquire_neuron_ds(me).is_ok());
 }
+
+#[test]
+fn isolated_another_process_s_queue_is_unknown_and_not_reprogrammable() {
+    use ndl_abi::DmaQueueInit;
+    let ndl = kernel(true);
+    let h = ndl.open_device(0).unwrap();
+    let ring = || h.mem_alloc(32 * 16, 0, MemLocation::Host, 0).unwrap();
+    let (tx, rx) = (ring(), ring());
+    let init = |tx: MemHandle, rx: MemHandle| DmaQueueInit {
+        eng_id: 3,
+        qid: 1,
+        tx_desc_count: 32,
+        rx_desc_count: 32,
+        tx_handle: tx.0,
+        rx_handle: rx.0,
+        rxc_handle: 0,
+        axi_port: 0,
+        _pad44: [0; 4],
+    };
+    h.dma_queue_init(&init(tx, rx)).unwrap();
+    assert!(h.dma_queue_get_state(3, 1).is_ok());
+    let other = std::process::id() + 11;
+    let answers = EmulatedKernel::as_process(other, || {
+        let h = ndl.open_device(0).unwrap();
+        let errno = |r: Result<(), ndl_std::Error>| r.err().and_then(|e| e.errno());
+        let (tx2, rx2) = (
+            h.mem_alloc(32 * 16, 0, MemLocation::Host, 0).unwrap(),
+            h.mem_alloc(32 * 16, 0, MemLocation::Host, 0).unwrap(),
+        );
+        [
+            errno(h.dma_queue_get_state(3, 1).map(|_| ())),
+            errno(h.dma_queue_copy_start(3, 1, 1, 1)),
+            errno(h.dma_ack_completed(3, 1, 1)),
+            // Re-programming our queue, with our rings or its own: EBUSY (checked first).
+            errno(h.dma_queue_init(&init(tx, rx))),
+            errno(h.dma_queue_init(&init(tx2, rx2))),
+        ]
+    });
+    assert_eq!(
+        answers,
+        [
+            Some(Errno::INVAL),
+            Some(Errno::INVAL),
+            Some(Errno::INVAL),
+            Some(Errno::BUSY),
+            Some(Errno::BUSY)
+        ]
+    );
+    // Still ours, on our rings.
+    assert!(h.dma_queue_get_state(3, 1).is_ok());
+}

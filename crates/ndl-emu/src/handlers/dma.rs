@@ -111,7 +111,7 @@ pub(crate) fn copy_start(d: &mut DeviceState, _: &Call<'_>, a: &mut DmaQueueCopy
         return Err(Errno::INVAL);
     }
     let qid = QueueId::new(a.qid).map_err(|_| Errno::PERM)?;
-    let q = *d.queues.get(&(a.eng_id, a.qid)).ok_or(Errno::INVAL)?;
+    let q = queue_rec(d, a.eng_id, a.qid)?;
     let fits =
         |ring: Option<RingRec>, count: u32| count == 0 || ring.is_some_and(|r| count <= r.size);
     if a.rx_desc_count == 0 || !fits(q.tx, a.tx_desc_count) || !fits(q.rx, a.rx_desc_count) {
@@ -131,7 +131,7 @@ pub(crate) fn ack_completed(d: &mut DeviceState, _: &Call<'_>, a: &mut DmaAckCom
     if a.eng_id >= MAX_ENG_ID || a.qid >= u32::from(QUEUES_PER_ENGINE) {
         return Err(Errno::INVAL);
     }
-    let q = *d.queues.get(&(a.eng_id, a.qid)).ok_or(Errno::INVAL)?;
+    let q = queue_rec(d, a.eng_id, a.qid)?;
     let (dir, ring) = completion_ring(&q)?;
     if !ring.size.is_power_of_two() {
         return Err(Errno::PERM);
@@ -151,7 +151,7 @@ pub(crate) fn queue_get_state(
     call: &Call<'_>,
     a: &mut DmaQueueGetState,
 ) -> Answer {
-    let q = *d.queues.get(&(a.eng_id, a.qid)).ok_or(Errno::INVAL)?;
+    let q = queue_rec(d, a.eng_id, a.qid)?;
     let qid = queue_id(a.qid)?;
     let tx = queue_state(d, &q, (a.eng_id, qid), Dir::Tx)?;
     let rx = queue_state(d, &q, (a.eng_id, qid), Dir::Rx)?;
@@ -195,7 +195,7 @@ pub(crate) fn descriptor_copyout(
     call: &Call<'_>,
     a: &mut DmaDescriptorCopyout,
 ) -> Answer {
-    let q = d.queues.get(&(a.eng_id, a.qid)).ok_or(Errno::INVAL)?;
+    let q = queue_rec(d, a.eng_id, a.qid)?;
     let ring = match a.r#type {
         0 => q.tx,
         1 => q.rx,
@@ -340,6 +340,16 @@ fn init_dir(
     Ok(ring)
 }
 
+/// The driver's record of queue (`eng`, `qid`): EINVAL for a queue never initialised, and
+/// with strict isolation for one another process initialised (as an unknown queue).
+fn queue_rec(d: &DeviceState, eng: u32, qid: u32) -> Result<QueueRec, Errno> {
+    d.queues
+        .get(&(eng, qid))
+        .filter(|q| !d.foreign(q.owner))
+        .copied()
+        .ok_or(Errno::INVAL)
+}
+
 /// DMA_QUEUE_INIT (dma-path.md step 4): TX first and RX second, each checked then
 /// programmed, so "a TX success followed by an RX failure leaves TX programmed".
 fn init_queue(d: &mut DeviceState, a: &DmaQueueInit) -> Result<(), Errno> {
@@ -354,6 +364,13 @@ fn init_queue(d: &mut DeviceState, a: &DmaQueueInit) -> Result<(), Errno> {
     if super::h2t::driver_owned(d, a.eng_id, a.qid) {
         return Err(Errno::ALREADY);
     }
+    // Strict isolation: a queue another live (attached) process initialised is not the
+    // caller's to re-program (EBUSY, the model's choice); one whose owner is gone is free.
+    let held = d.queues.get(&(a.eng_id, a.qid)).map(|q| q.owner);
+    if held.is_some_and(|o| d.foreign(o) && d.is_attached(o)) {
+        return Err(Errno::BUSY);
+    }
+    let owner = d.caller;
     // No completion ring for a user queue: a valid handle fails the init with -1. The
     // reference does not say whether this comes before or after TX is programmed; the
     // emulator refuses before programming either ring (emulator's choice).
@@ -370,6 +387,7 @@ fn init_queue(d: &mut DeviceState, a: &DmaQueueInit) -> Result<(), Errno> {
             let rec = d.queues.entry((a.eng_id, a.qid)).or_default();
             rec.tx = tx;
             rec.rxc_handle = a.rxc_handle;
+            rec.owner = owner;
             return Err(e);
         }
     };
@@ -378,6 +396,7 @@ fn init_queue(d: &mut DeviceState, a: &DmaQueueInit) -> Result<(), Errno> {
         rx,
         rxc_handle: a.rxc_handle,
         acked: 0,
+        owner,
     };
     d.queues.insert((a.eng_id, a.qid), rec);
     Ok(())
