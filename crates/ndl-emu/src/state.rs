@@ -315,6 +315,15 @@ impl DeviceState {
     }
 
     /// NeuronCores of the device's arch.
+    /// Bytes of memory the model has: every HBM channel and the host region.
+    pub(crate) fn memory_bytes(&self) -> u64 {
+        let m = &self.config.memory;
+        let channels = u64::from(self.facts.scalars.dram_channels);
+        m.hbm_bytes_per_channel
+            .saturating_mul(channels)
+            .saturating_add(m.host_bytes)
+    }
+
     pub(crate) fn nc_count(&self) -> u32 {
         self.facts.scalars.nc_per_device.into()
     }

@@ -92,15 +92,18 @@ fn huge_counts_are_refused_before_any_allocation_and_the_server_lives_on() {
     dev.mem_buf_copy_to(c, 0, b"still here").unwrap();
 }
 
-/// MEM_BUF_ZEROCOPY64_BATCHES with `batches` batches of `ops` zero-length operations, every
-/// batch naming the same operation array.
-fn zero_length_batches(
+/// MEM_BUF_ZEROCOPY64_BATCHES with `batches` batches of `ops` operations of `size` bytes
+/// each, every batch naming the same operation array and every operation the same buffer.
+fn batches_of(
     node: &std::fs::File,
     handle: u64,
-    batches: u32,
-    ops: u32,
+    (batches, ops, size): (u32, u32, u64),
 ) -> Result<i32, Errno> {
-    let op_array = vec![TensorBatchOp::new_zeroed(); ops as usize];
+    let buffer = vec![0u8; usize::try_from(size).unwrap()];
+    let mut op = TensorBatchOp::new_zeroed();
+    op.size = size;
+    op.buffer = UserPtr::from_addr(buffer.as_ptr() as u64);
+    let op_array = vec![op; ops as usize];
     let mut batch = MemcpyBatch::new_zeroed();
     batch.mem_handle = handle;
     batch.ops_ptr = UserPtr::from_addr(op_array.as_ptr() as u64);
@@ -110,8 +113,8 @@ fn zero_length_batches(
     arg.batches_ptr = UserPtr::from_addr(batch_array.as_ptr() as u64);
     arg.num_batches = batches;
     arg.is_copy_to_device = 1;
-    // SAFETY: `arg` is the 32-byte argument; the batch and operation arrays it points to
-    // are live for the call and as long as their counts say.
+    // SAFETY: `arg` is the 32-byte argument; the batch and operation arrays and the
+    // buffer they point to are live for the call and as long as their counts say.
     unsafe {
         common::ioctl(
             node,
@@ -137,19 +140,28 @@ fn a_batch_call_carries_at_most_65536_operations() {
     // 2^16 batches sharing one array of 2^16 operations would be 2^32 operations under the
     // server's one lock; the count is refused (E2BIG) before any of them runs.
     assert_eq!(
-        zero_length_batches(&node, chunk.0, 1 << 16, 1 << 16),
+        batches_of(&node, chunk.0, (1 << 16, 1 << 16, 0)),
         Err(Errno::TOOBIG)
     );
     assert_eq!(
-        zero_length_batches(&node, chunk.0, (1 << 16) + 1, 0),
+        batches_of(&node, chunk.0, ((1 << 16) + 1, 0, 0)),
         Err(Errno::TOOBIG)
     );
     assert_eq!(
-        zero_length_batches(&node, chunk.0, 2, (1 << 15) + 1),
+        batches_of(&node, chunk.0, (2, (1 << 15) + 1, 0)),
         Err(Errno::TOOBIG)
     );
     // The bound itself is served.
-    assert_eq!(zero_length_batches(&node, chunk.0, 2, 1 << 15), Ok(0));
+    assert_eq!(batches_of(&node, chunk.0, (2, 1 << 15, 0)), Ok(0));
+    // 2^16 copies of 64 KiB each from one small buffer would move 4 GiB under the lock,
+    // more than the whole model holds (16 MiB x 4 channels + 16 MiB host): E2BIG before
+    // any byte moves.
+    assert_eq!(
+        batches_of(&node, chunk.0, (1, 1 << 16, 64 << 10)),
+        Err(Errno::TOOBIG)
+    );
+    // Within the memory, a real copy: 64 bytes, 16 times, into the chunk.
+    assert_eq!(batches_of(&node, chunk.0, (1, 16, 64)), Ok(0));
     // And the server answers another call at once.
     dev.mem_buf_copy_to(chunk, 0, b"after").unwrap();
 }

@@ -367,16 +367,21 @@ fn resource_object(d: &DeviceState, key: (u32, u32, u32)) -> Result<Object, Errn
 /// the errno the driver gives DMA_QUEUE_INIT_BATCH's count over its limit.
 pub(crate) const BATCH_OPS_MAX: u64 = 1 << 16;
 
-/// MEM_BUF_ZEROCOPY64_BATCHES: every op of every batch, a buffer copy at the batch's handle
-/// and `mem_handle_offset + op.offset`. Element addresses are overflow-checked: an array
-/// wrapping past the top of the address space is a failed copy (EFAULT). Every batch header
-/// is read and the operations counted against [`BATCH_OPS_MAX`] before any op runs.
-pub(crate) fn zerocopy64_batches(
-    d: &mut DeviceState,
+/// One operation of a batch, read before any runs.
+struct BatchOp {
+    handle: u64,
+    at: u64,
+    user: (u64, u64),
+}
+
+/// Every operation of the call, read once and bounded: at most [`BATCH_OPS_MAX`]
+/// operations, and (the model's second bound, for the same reason) at most the device's
+/// whole memory in bytes, since a copy cannot need more; E2BIG beyond either.
+fn batch_ops(
+    d: &DeviceState,
     call: &Call<'_>,
-    a: &mut MemBufCopy64zcBatches,
-) -> Answer {
-    let to_device = a.is_copy_to_device != 0;
+    a: &MemBufCopy64zcBatches,
+) -> Result<Vec<BatchOp>, Errno> {
     if u64::from(a.num_batches) > BATCH_OPS_MAX {
         return Err(Errno::TOOBIG);
     }
@@ -384,26 +389,50 @@ pub(crate) fn zerocopy64_batches(
     batches
         .try_reserve_exact(a.num_batches as usize)
         .map_err(|_| Errno::NOMEM)?;
-    let mut ops = 0u64;
+    let mut count = 0u64;
     for i in 0..u64::from(a.num_batches) {
         let b: MemcpyBatch = call.mem.copy_in_at(a.batches_ptr.addr(), i)?;
-        ops += u64::from(b.num_ops);
-        if ops > BATCH_OPS_MAX {
+        count += u64::from(b.num_ops);
+        if count > BATCH_OPS_MAX {
             return Err(Errno::TOOBIG);
         }
         batches.push(b);
     }
-    for b in batches {
+    let mut ops = Vec::new();
+    ops.try_reserve_exact(count as usize)
+        .map_err(|_| Errno::NOMEM)?;
+    let (mut bytes, most) = (0u64, d.memory_bytes());
+    for b in &batches {
         d.mem(b.mem_handle)?;
         for j in 0..u64::from(b.num_ops) {
             let op: TensorBatchOp = call.mem.copy_in_at(b.ops_ptr.addr(), j)?;
-            let at = b
-                .mem_handle_offset
-                .checked_add(op.offset)
-                .ok_or(Errno::INVAL)?;
-            let user = (op.buffer.addr(), op.size);
-            buf_copy(d, call, (b.mem_handle, at), user, to_device)?;
+            bytes = bytes.saturating_add(op.size);
+            if bytes > most {
+                return Err(Errno::TOOBIG);
+            }
+            let at = b.mem_handle_offset.checked_add(op.offset);
+            ops.push(BatchOp {
+                handle: b.mem_handle,
+                at: at.ok_or(Errno::INVAL)?,
+                user: (op.buffer.addr(), op.size),
+            });
         }
+    }
+    Ok(ops)
+}
+
+/// MEM_BUF_ZEROCOPY64_BATCHES: every op of every batch, a buffer copy at the batch's handle
+/// and `mem_handle_offset + op.offset`. Element addresses are overflow-checked: an array
+/// wrapping past the top of the address space is a failed copy (EFAULT). Every batch and
+/// operation is read and counted ([`batch_ops`]) before any op runs.
+pub(crate) fn zerocopy64_batches(
+    d: &mut DeviceState,
+    call: &Call<'_>,
+    a: &mut MemBufCopy64zcBatches,
+) -> Answer {
+    let to_device = a.is_copy_to_device != 0;
+    for op in batch_ops(d, call, a)? {
+        buf_copy(d, call, (op.handle, op.at), op.user, to_device)?;
     }
     DONE
 }
