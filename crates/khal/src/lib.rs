@@ -114,3 +114,4 @@ pub use arch::{
     WRITE_BLOCKED_QUEUE_REGS, WaitTimes, nc_map_entry, pci_id, read_pe_counter, register_common,
     v4_table,
 };
+pub use arch::{MmapSpecial, mmap_block, mmap_resource, mmap_special};

@@ -53,6 +53,14 @@ pub struct DeviceConfig {
     /// [`resource`](super::resource) (BAR0 and per-engine UDMA), which no real driver
     /// serves; they exist for the register-level copy and privileged tooling on the model.
     pub privileged: bool,
+    /// Strict isolation, the emulator's own mode (off by default, which keeps the driver's
+    /// behaviour): a memory handle, a chunk's mmap key, a datastore, an H2T queue or a DMA
+    /// queue another process initialised answers as an unknown one does (and a DMA queue
+    /// another live process holds is not re-programmed: EBUSY). The 2.26.5.0 driver checks none of
+    /// them against the caller, so any process may read, write, memset or free another's
+    /// memory by handle; see the README's security section. Device-lifespan objects
+    /// (notification rings, completion queues) stay device-wide, as the driver defines them.
+    pub isolate: bool,
 }
 
 impl DeviceConfig {
@@ -77,7 +85,14 @@ impl DeviceConfig {
             },
             execution: Execution::OnDoorbell,
             privileged: false,
+            isolate: false,
         }
+    }
+
+    /// The same device with strict isolation on or off (see [`DeviceConfig::isolate`]).
+    pub fn with_isolate(mut self, isolate: bool) -> Self {
+        self.isolate = isolate;
+        self
     }
 
     /// The same device with the privileged option (see [`DeviceConfig::privileged`]).
@@ -122,6 +137,17 @@ pub enum BuildError {
         engine: u32,
         /// khal's error, as text.
         reason: String,
+    },
+    /// The driver release does not support the device's arch
+    /// ([`EmulatedKernel::with_release`](super::EmulatedKernel::with_release)).
+    #[error("device {index}: driver {release} does not support {generation}")]
+    Release {
+        /// The device index.
+        index: u32,
+        /// The device's generation.
+        generation: Generation,
+        /// The release asked for.
+        release: ndl_abi::Release,
     },
     /// The background engine thread could not be started.
     #[error("device {index}: the background engine thread could not be started")]

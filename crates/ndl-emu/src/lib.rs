@@ -8,7 +8,12 @@
 //! chain. nr-matched families pick their layout by exact cmd or by `_IOC_SIZE`, as the
 //! reference says, and unknown sizes answer EINVAL. Handlers copy the whole argument struct
 //! (also for pointer-form commands, whose encoded size is 8) and answer with the errno, or
-//! the positive value, the driver would.
+//! the positive value, the driver would. The routing is that of the emulated driver release
+//! ([`EmulatedKernel::with_release`]; 2.26.5.0 by default), and every command reaches its
+//! handler through one table checked against each release's catalog: the argument struct is
+//! copied in and out in one place, and each handler (one file per command family, the
+//! families of `ndl-std`'s wrappers) is a function of the device state, the call and the
+//! typed argument.
 //!
 //! **Hardware** is the device model, one [`neuron_emu::Device`] per `/dev/neuronN`, of the
 //! generation its [`DeviceConfig`] names (mapped to an arch type through khal's one dispatch
@@ -21,7 +26,9 @@
 //! processes, handles, cookies, which rings a queue was given, semaphores, locks ...).
 //!
 //! **Refusals** are the driver's (2.26.5.0, `reference/`): BAR_WRITE refuses the offsets of
-//! [`bar0_block`] (EINVAL, nothing at or after the entry written); the DMA commands refuse
+//! `khal::Arch::is_bar0_write_blocked` (the driver's `ndma_is_bar0_write_blocked`, pinned to
+//! `reference/bar0-write-block.tsv` by this crate's tests; EINVAL, nothing at or after the
+//! entry written); the DMA commands refuse
 //! what `dma-path.md` lists (EALREADY on an H2T queue the driver uses, -1 for ring counts
 //! that are not a multiple of 16 or for a completion ring, COPY_START above the ring size or
 //! with no RX descriptors, ...); MEM_ALLOC refuses an alignment for host memory.
@@ -57,19 +64,15 @@
 //! ```
 
 mod arch;
-pub mod bar0_block;
-mod bar_rw;
 mod config;
-mod device_chain;
-mod device_services;
-mod h2t;
+mod dispatch;
+mod handlers;
 pub mod hardware_only;
-mod misc_chain;
 pub mod mmap_special;
+mod printk_log;
 mod region;
 pub mod resource;
 mod state;
-mod tables;
 mod user;
 
 use core::ffi::{c_int, c_void};
@@ -84,8 +87,7 @@ pub use user::{InProcessMemory, UserMemory};
 use khal::Generation;
 use neuron_emu::{BackgroundEngine, Device, ExecMode};
 
-use ndl_abi::Command;
-use ndl_abi::kernel::{Chain, Match};
+use ndl_abi::{Command, DriverArch, Release};
 use ndl_std::{AccessMode, Errno, Kernel, RawFd};
 use state::{
     Backing, DeviceState, FileKind, Lifespan, MapRec, Object, ObjectKind, OpenFile, State,
@@ -211,6 +213,37 @@ impl EmulatedKernel {
         self.lock().device(index).map(|d| d.facts.generation)
     }
 
+    /// Answers as driver release `release` (by default [`Release::DEFAULT`], 2.26.5.0):
+    /// requests that release's dispatcher does not route answer EINVAL as on that driver
+    /// (its misc chain ends so: `ioctl-README.md`, "Lanes": "anything else gets -EINVAL"),
+    /// its own commands reach the model's handlers, and COMPATIBLE_VERSION reports its
+    /// window (`abi/compat.tsv`). Handlers follow the 2.26.5.0 handler notes where a later
+    /// release changed an answer (the 2.29.0.0 errno changes are not modelled). Fails when a
+    /// device's arch is one the release does not support (V4 before 2.25.4.0).
+    pub fn with_release(self, release: Release) -> Result<Self, BuildError> {
+        {
+            let mut st = self.lock();
+            for (index, d) in (0u32..).zip(&st.devices) {
+                let generation = d.facts.generation;
+                let arch = DriverArch::from_number(generation.number());
+                if arch.and_then(|a| release.abi().compat(a)).is_none() {
+                    return Err(BuildError::Release {
+                        index,
+                        generation,
+                        release,
+                    });
+                }
+            }
+            st.release = release;
+        }
+        Ok(self)
+    }
+
+    /// The driver release the kernel answers as.
+    pub fn driver_release(&self) -> Release {
+        self.lock().release
+    }
+
     /// Makes the model behave like an older driver without `cmd`: its request is then
     /// unknown (EINVAL), as on a kernel that predates it.
     pub fn retire(&self, cmd: &Command) {
@@ -252,9 +285,10 @@ impl EmulatedKernel {
         self.lock().mappings()
     }
 
-    /// Messages received through PRINTK.
+    /// Messages received through PRINTK, oldest first: the newest 128 KiB of text, as a
+    /// kernel log ring keeps them.
     pub fn printk_log(&self) -> Vec<String> {
-        self.lock().printk.clone()
+        self.lock().printk.lines()
     }
 
     /// Runs `f` with this thread's calls appearing to come from process `tgid` (to model,
@@ -288,7 +322,10 @@ impl EmulatedKernel {
 fn mmap_object(dev: &DeviceState, offset: u64, len: u64) -> Result<Object, Errno> {
     if let Some(object) = dev.cookies.get(&offset) {
         if !matches!(object.kind, ObjectKind::Chunk { .. })
-            && len <= object.len.next_multiple_of(state::PAGE)
+            && object
+                .len
+                .checked_next_multiple_of(state::PAGE)
+                .is_some_and(|max| len <= max)
         {
             return Ok(*object);
         }
@@ -353,6 +390,14 @@ impl EmulatedKernel {
         self.lock().close(fd);
     }
 
+    /// The driver's `flush` of open file `fd` by process `pid` (one close(2) of a
+    /// descriptor of it, as a FUSE/CUSE front end sees it): a process that never opened the
+    /// device itself (a forked child using its parent's fd) has what it holds there released.
+    /// The opener's cleanup runs at [`release`](Self::release).
+    pub fn flush(&self, fd: RawFd, pid: u32) {
+        self.lock().flush(fd, pid);
+    }
+
     /// The driver's ioctl entry, for any caller: request `request` on open file `fd`, whose
     /// argument word is the user address `arg` in the memory `mem` of process `pid`.
     ///
@@ -369,36 +414,7 @@ impl EmulatedKernel {
         mem: &dyn UserMemory,
         pid: u32,
     ) -> Result<c_int, Errno> {
-        let mut st = self.lock();
-        let file = *st.files.get(&fd).ok_or(Errno::BADF)?;
-        let FileKind::Node { mode } = file.kind else {
-            return Err(Errno::NOTTY);
-        };
-        let route = ndl_abi::kernel::route(request, mode.is_free_access()).ok_or(Errno::INVAL)?;
-        if route.attach_check && !st.device(file.device).is_some_and(|d| d.is_attached(pid)) {
-            return Err(Errno::ACCESS);
-        }
-        if st.retired.contains(&request) {
-            // An older driver: an exact cmd it lacks falls through to misc, which rejects
-            // it; an unknown size in an nr family is rejected by the family's handler.
-            return Err(Errno::INVAL);
-        }
-        if let Some(errno) = hardware_only::refusal(request) {
-            return Err(errno);
-        }
-        let call = state::Call {
-            device: file.device,
-            code: request,
-            arg,
-            tgid: pid,
-            mem,
-        };
-        match (route.chain, route.by) {
-            (Chain::Device, Match::Exact) => device_chain::exact(&mut st, &call),
-            (Chain::Device, Match::Nr) => device_chain::by_nr(&mut st, &call),
-            (Chain::Misc, Match::Exact) => misc_chain::exact(&mut st, &call),
-            (Chain::Misc, Match::Nr) => misc_chain::by_nr(&mut st, &call),
-        }
+        dispatch::ioctl(&mut self.lock(), fd, (request, arg), mem, pid)
     }
 
     /// The driver's mmap for process `pid` (whose chunks it maps writable; another process's
@@ -427,7 +443,9 @@ impl EmulatedKernel {
         {
             return Err(Errno::ACCESS);
         }
-        let dev = st.device(file.device).ok_or(Errno::NODEV)?;
+        let dev = st.device_mut(file.device).ok_or(Errno::NODEV)?;
+        dev.caller = pid;
+        let dev = &*dev;
         let len64 = u64::try_from(len).map_err(|_| Errno::INVAL)?;
         if len == 0 {
             return Err(Errno::INVAL);
@@ -444,7 +462,7 @@ impl EmulatedKernel {
         // A page-rounded tail past the object is not backed by it: clamp the window.
         let window = usize::try_from(len64.min(object.len)).map_err(|_| Errno::INVAL)?;
         let device = dev.emu.clone();
-        let va = st.new_va(len64);
+        let va = st.new_va(len64)?;
         let dev = st.device_mut(file.device).ok_or(Errno::NODEV)?;
         let tgid = pid;
         dev.maps.insert(

@@ -144,6 +144,8 @@ pub(crate) struct QueueRec {
     pub(crate) rxc_handle: u64,
     /// Software completion index (advanced by DMA_ACK_COMPLETED).
     pub(crate) acked: u32,
+    /// The process that initialised it (strict isolation's owner).
+    pub(crate) owner: u32,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -188,6 +190,12 @@ pub(crate) struct DeviceState {
     pub(crate) cinit: HashMap<u32, u32>,
     /// The wait slot the next MEM_COPY_ASYNC gets (1 or 2, alternating).
     pub(crate) next_wait_slot: u32,
+    /// The profile POWER_PROFILE last set (GET_PERFORMANCE_PROFILE reports it).
+    pub(crate) perf_profile: u32,
+    /// H2T completion-queue regions: (engine, queue) -> memory handle.
+    pub(crate) compl_queues: BTreeMap<(u32, u32), u64>,
+    /// The process the current call or mmap is served for (strict isolation's reference).
+    pub(crate) caller: u32,
 }
 
 /// Who holds an H2T queue from H2T_DMA_ALLOC_QUEUES, and as what.
@@ -231,6 +239,9 @@ impl DeviceState {
             datastores: BTreeMap::new(),
             cinit: HashMap::new(),
             next_wait_slot: 1,
+            perf_profile: 0,
+            compl_queues: BTreeMap::new(),
+            caller: 0,
         }
     }
 
@@ -262,7 +273,7 @@ impl DeviceState {
     /// Device-lifespan chunks (notification rings) outlive the process. Releasing the
     /// process's datastore frees it, as RELEASE_NEURON_DS does (emulator's choice: the
     /// reference says the datastores are released, not what becomes of their memory).
-    fn release_process(&mut self, tgid: u32) {
+    pub(crate) fn release_process(&mut self, tgid: u32) {
         for lock in self.locks.values_mut() {
             if lock.writer == Some(tgid) {
                 lock.writer = None;
@@ -304,6 +315,15 @@ impl DeviceState {
     }
 
     /// NeuronCores of the device's arch.
+    /// Bytes of memory the model has: every HBM channel and the host region.
+    pub(crate) fn memory_bytes(&self) -> u64 {
+        let m = &self.config.memory;
+        let channels = u64::from(self.facts.scalars.dram_channels);
+        m.hbm_bytes_per_channel
+            .saturating_mul(channels)
+            .saturating_add(m.host_bytes)
+    }
+
     pub(crate) fn nc_count(&self) -> u32 {
         self.facts.scalars.nc_per_device.into()
     }
@@ -420,7 +440,23 @@ impl DeviceState {
     }
 
     pub(crate) fn mem(&self, handle: u64) -> Result<&Alloc, Errno> {
-        self.allocs.get(&handle).ok_or(Errno::INVAL)
+        self.allocs
+            .get(&handle)
+            .filter(|a| !self.hidden(a))
+            .ok_or(Errno::INVAL)
+    }
+
+    /// Whether strict isolation ([`DeviceConfig::isolate`]) hides `a` from the process
+    /// being served: another process's process-lifespan chunk then answers as an unknown
+    /// handle does.
+    pub(crate) fn hidden(&self, a: &Alloc) -> bool {
+        self.config.isolate && a.lifespan == Lifespan::Process && a.pid != self.caller
+    }
+
+    /// Whether strict isolation hides from the process being served what process `owner`
+    /// holds (datastores, H2T queues).
+    pub(crate) fn foreign(&self, owner: u32) -> bool {
+        self.config.isolate && owner != self.caller
     }
 
     /// The allocation containing physical address `pa` (as MEM_GET_EXTENDED_INFO reports
@@ -429,7 +465,7 @@ impl DeviceState {
     pub(crate) fn chunk_at(&self, addr: u64) -> Option<Object> {
         self.allocs
             .values()
-            .find(|a| addr >= a.addr && addr - a.addr < a.size)
+            .find(|a| addr >= a.addr && addr - a.addr < a.size && !self.hidden(a))
             .and_then(|a| self.cookies.get(&a.cookie).copied())
     }
 
@@ -441,7 +477,7 @@ impl DeviceState {
             .iter()
             .find(|(_, a)| {
                 let pa = if a.host() { pa & !window } else { pa };
-                pa >= a.pa && pa - a.pa < a.size
+                pa >= a.pa && pa - a.pa < a.size && !self.hidden(a)
             })
             .map(|(h, a)| (*h, a))
             .ok_or(Errno::INVAL)
@@ -478,7 +514,9 @@ pub(crate) struct State {
     pub(crate) opens: usize,
     pub(crate) closes: usize,
     pub(crate) retired: HashSet<u32>,
-    pub(crate) printk: Vec<String>,
+    /// The driver release the kernel answers as.
+    pub(crate) release: ndl_abi::Release,
+    pub(crate) printk: crate::printk_log::PrintkLog,
     /// Core-range marks (global core index → owning tgid).
     pub(crate) marks: BTreeMap<u32, u32>,
 }
@@ -495,7 +533,8 @@ impl State {
             opens: 0,
             closes: 0,
             retired: HashSet::new(),
-            printk: Vec::new(),
+            release: ndl_abi::Release::DEFAULT,
+            printk: crate::printk_log::PrintkLog::default(),
             marks: BTreeMap::new(),
         }
     }
@@ -542,11 +581,49 @@ impl State {
         }
     }
 
-    /// A fresh synthetic user address for a mapping of `len` bytes.
-    pub(crate) fn new_va(&mut self, len: u64) -> u64 {
+    /// The driver's `flush` of `fd` by process `pid`, one close(2) of a descriptor of it.
+    /// The opener's per-process cleanup runs when the file is released ([`Self::close`]);
+    /// a process that reaches the device only through descriptors it did not open (a
+    /// forked child using its parent's fd, never attached) has what it caused to be held
+    /// released here, as the driver frees "whatever is left ... when the process's last fd
+    /// is flushed" (`dma-path.md`, `mmap-README.md`): its process-lifespan memory and
+    /// datastore on that device, its core write locks, and (free-access lane) its core-range
+    /// marks. The model cannot count a process's descriptors of one file (the FUSE layer
+    /// does not say): a child holding two duplicates is cleaned at the first close.
+    pub(crate) fn flush(&mut self, fd: RawFd, pid: u32) {
+        let Some(file) = self.files.get(&fd).copied() else {
+            return;
+        };
+        if pid == file.tgid {
+            return;
+        }
+        match file.kind {
+            FileKind::Node { mode } if mode.is_free_access() => {
+                self.marks.retain(|_, owner| *owner != pid);
+            }
+            FileKind::Node { .. } => {
+                if let Some(d) = self.device_mut(file.device) {
+                    if !d.is_attached(pid) {
+                        d.release_process(pid);
+                    }
+                }
+            }
+            FileKind::Dmabuf => {}
+        }
+    }
+
+    /// A fresh mapping address for `len` bytes, a guard page after it. ENOMEM when the
+    /// page-rounded length does not fit the address space (as mmap(2) answers a length it
+    /// cannot place; a length near `u64::MAX` must not wrap the sum).
+    pub(crate) fn new_va(&mut self, len: u64) -> Result<u64, Errno> {
         let va = self.next_va;
-        self.next_va += len.max(1).next_multiple_of(PAGE) + PAGE; // a guard page between
-        va
+        self.next_va = len
+            .max(1)
+            .checked_next_multiple_of(PAGE)
+            .and_then(|l| l.checked_add(PAGE))
+            .and_then(|l| va.checked_add(l))
+            .ok_or(Errno::NOMEM)?;
+        Ok(va)
     }
 
     /// Total cores across devices (the core-range index space).

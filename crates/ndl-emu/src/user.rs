@@ -45,9 +45,13 @@ impl dyn UserMemory + '_ {
         self.write(addr, value.as_bytes())
     }
 
-    /// Reads `len` bytes at `addr` into a new buffer.
+    /// Reads `len` bytes at `addr` into a new buffer. The buffer is allocated fallibly: a
+    /// length the host cannot hold answers ENOMEM (as a failed kernel allocation does)
+    /// instead of aborting the process that serves every client.
     pub fn copy_in_bytes(&self, addr: u64, len: usize) -> Result<Vec<u8>, Errno> {
-        let mut out = vec![0u8; len];
+        let mut out = Vec::new();
+        out.try_reserve_exact(len).map_err(|_| Errno::NOMEM)?;
+        out.resize(len, 0);
         self.read(addr, &mut out)?;
         Ok(out)
     }

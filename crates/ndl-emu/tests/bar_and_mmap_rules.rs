@@ -1,13 +1,15 @@
 //! BAR_WRITE against the driver's write-block list, and mmap against the driver's three
 //! paths, per arch, driven by the tables the crate ships (copies of
-//! `reference/bar0-write-block.tsv` and `reference/mmap-special.tsv`).
+//! `reference/bar0-write-block.tsv` and `reference/mmap-special.tsv` in `tests/data/`). The
+//! block rule itself lives once, in khal (`Arch::is_bar0_write_blocked`); these tests pin it
+//! to the driver's list.
 
 use std::path::Path;
 
-use khal::Generation;
+use khal::{Arch, Generation};
 use ndl_abi::{BAR_READ, BAR_WRITE};
 use ndl_abi::{BarRw, UserPtr};
-use ndl_emu::{DeviceConfig, EmulatedKernel, bar0_block, mmap_special};
+use ndl_emu::{DeviceConfig, EmulatedKernel, mmap_special};
 use ndl_std::{AccessMode, Errno, Error, Kernel, MemLocation, Ndl, RawFd};
 
 const GENERATIONS: [Generation; 3] = [Generation::V2, Generation::V3, Generation::V4];
@@ -64,6 +66,119 @@ impl Drop for Bar {
     fn drop(&mut self) {
         // SAFETY: `fd` came from `open` and is not used again.
         unsafe { self.k.close(self.fd) };
+    }
+}
+
+/// The driver's list (`ndma_is_bar0_write_blocked`), parsed: `dma-queue-regs` rows (16
+/// queue blocks of `stride` bytes from `range_start`, the words at `blocked_offsets`) and
+/// `fw-mailbox-word` rows; `check-window` rows block nothing by themselves.
+mod bar0_block {
+    use std::collections::HashSet;
+    use std::sync::OnceLock;
+
+    use khal::Generation;
+
+    const TABLE: &str = include_str!("data/bar0-write-block.tsv");
+
+    pub struct BlockedRange {
+        pub kind: &'static str,
+        pub start: u64,
+        pub end: u64,
+        pub stride: u64,
+        pub offsets: Vec<u64>,
+    }
+
+    impl BlockedRange {
+        pub fn blocks(&self, offset: u64) -> bool {
+            offset >= self.start
+                && offset < self.end
+                && self
+                    .offsets
+                    .contains(&((offset - self.start) % self.stride))
+        }
+
+        pub fn blocked(&self) -> impl Iterator<Item = u64> + '_ {
+            (self.start..self.end)
+                .step_by(self.stride as usize)
+                .flat_map(|block| self.offsets.iter().map(move |o| block + o))
+        }
+    }
+
+    fn number(s: &str) -> u64 {
+        match s.strip_prefix("0x") {
+            Some(h) => u64::from_str_radix(h, 16).unwrap(),
+            None => s.parse().unwrap(),
+        }
+    }
+
+    pub fn ranges(g: Generation) -> impl Iterator<Item = BlockedRange> {
+        let arch = format!("v{}", g.number());
+        TABLE.lines().skip(1).filter_map(move |line| {
+            let f: Vec<&'static str> = line.split('\t').collect();
+            if f[0] != arch {
+                return None;
+            }
+            let (start, end) = (number(f[6]), number(f[7]));
+            match f[1] {
+                "dma-queue-regs" => Some(BlockedRange {
+                    kind: f[1],
+                    start,
+                    end,
+                    stride: number(f[8]),
+                    offsets: f[10].split(',').map(number).collect(),
+                }),
+                "fw-mailbox-word" => Some(BlockedRange {
+                    kind: f[1],
+                    start,
+                    end,
+                    stride: end - start,
+                    offsets: vec![0],
+                }),
+                _ => None,
+            }
+        })
+    }
+
+    /// Every blocked offset of generation `g`, parsed once.
+    fn blocked_set(g: Generation) -> &'static HashSet<u64> {
+        static SETS: [OnceLock<HashSet<u64>>; 3] = [const { OnceLock::new() }; 3];
+        let slot = usize::from(g.number()).saturating_sub(2).min(2);
+        SETS[slot].get_or_init(|| {
+            ranges(g)
+                .flat_map(|r| r.blocked().collect::<Vec<_>>())
+                .collect()
+        })
+    }
+
+    pub fn is_blocked(g: Generation, offset: u64) -> bool {
+        blocked_set(g).contains(&offset)
+    }
+}
+
+/// khal's rule for generation `g`.
+fn khal_blocks(g: Generation, off: u64) -> bool {
+    match g {
+        Generation::V2 => khal_sunda::Sunda::is_bar0_write_blocked(off),
+        Generation::V3 => khal_cayman::Cayman::is_bar0_write_blocked(off),
+        Generation::V4 => khal_mariana::Mariana::is_bar0_write_blocked(off),
+    }
+}
+
+#[test]
+fn khal_blocks_exactly_the_drivers_list() {
+    for g in GENERATIONS {
+        for r in bar0_block::ranges(g) {
+            for off in r.blocked() {
+                assert!(khal_blocks(g, off), "{g:?} {} {off:#x}", r.kind);
+            }
+            // Every other word of the row's first queue block (or of the mailbox word's
+            // neighbourhood) is writable in both.
+            let first_block = r.start..(r.start + r.stride.max(0x40)).min(r.end + 0x40);
+            for off in first_block.step_by(4).filter(|o| !r.blocks(*o)) {
+                let table = bar0_block::is_blocked(g, off);
+                assert_eq!(khal_blocks(g, off), table, "{g:?} {} {off:#x}", r.kind);
+            }
+        }
     }
 }
 
@@ -163,6 +278,35 @@ fn mmap_serves_every_special_resource_exactly_and_read_only_where_the_driver_say
                 })
             ));
         }
+    }
+}
+
+/// khal's table (the one the kernel serves) is the driver's, row for row, on every arch:
+/// `tests/data/mmap-special.tsv` is a copy of `reference/mmap-special.tsv` (2.26.5.0).
+#[test]
+fn khal_special_table_is_the_drivers_row_for_row() {
+    const TSV: &str = include_str!("data/mmap-special.tsv");
+    let hex = |s: &str| u64::from_str_radix(s.trim_start_matches("0x"), 16).unwrap();
+    for g in GENERATIONS {
+        let arch = format!("v{}", g.number());
+        let want: Vec<_> = TSV
+            .lines()
+            .skip(1)
+            .map(|l| l.split('\t').collect::<Vec<_>>())
+            .filter(|f| f[0] == arch)
+            .map(|f| mmap_special::Special {
+                block: f[3].parse().unwrap(),
+                block_id: f[4].parse().unwrap(),
+                resource: f[6].parse().unwrap(),
+                offset: hex(f[7]),
+                size: hex(f[8]),
+                bar: f[9].parse().unwrap(),
+                bar_offset: hex(f[10]),
+                read_only: f[11] == "yes",
+            })
+            .collect();
+        let got: Vec<_> = mmap_special::entries(g).collect();
+        assert_eq!(got, want, "{g:?}");
     }
 }
 

@@ -105,6 +105,13 @@ impl Backend for EmulatedBackend {
             .ioctl_from(handle.fd, request, arg, memory, caller.tgid)
     }
 
+    fn flush(&self, fh: u64, caller: Caller) {
+        let Some(fd) = self.files().get(&fh).map(|h| h.fd) else {
+            return;
+        };
+        self.kernel.flush(fd, caller.tgid);
+    }
+
     fn release(&self, fh: u64) {
         let Some(handle) = self.files().remove(&fh) else {
             return;

@@ -33,7 +33,10 @@
 //! * **close(2)**: FLUSH per close, RELEASE when the last reference goes; RELEASE closes the
 //!   emulated file, so what the driver releases on close (attach slot, core-range marks, and
 //!   the process's memory when its last privileged file on the device goes) is released —
-//!   also when the process is killed.
+//!   also when the process is killed. FLUSH reaches the kernel too
+//!   ([`EmulatedKernel::flush`](ndl_emu::EmulatedKernel::flush)): a process that uses the
+//!   device only through a descriptor it did not open (a forked child) has what it holds
+//!   released when it closes that descriptor or dies.
 //! * **mmap(2)** does not reach the model: files are opened with FOPEN_DIRECT_IO, so a
 //!   MAP_SHARED mapping fails with ENODEV (FUSE cannot keep page-cache pages coherent with
 //!   memory the engines write). Flows over the mount use ioctl-only delivery: descriptors
@@ -46,9 +49,11 @@
 //! * read/write/fsync answer EINVAL (the driver has none).
 //! * **Who may use the mount**: only the user who mounted it (no `allow_other`), so in
 //!   practice root, since the server calls mount(2) itself.
-//! * **Differs from the driver**: the per-process cleanup runs when the *file* is released
-//!   (its last reference closed), not at the flush of the process's last fd: a file shared
-//!   with a forked child keeps the opener's chunks until the child has closed it too.
+//! * **Differs from the driver**: the opener's per-process cleanup runs when the *file* is
+//!   released (its last reference closed), not at the flush of the opener's last fd: a file
+//!   shared with a forked child keeps the opener's chunks until the child has closed it too.
+//!   A non-opener's cleanup runs at its first FLUSH (FUSE does not say how many duplicates
+//!   of the file a process still holds).
 //!
 //! Measured (release build, `cargo bench -p ndl-fuse`, 2 cores shared with other builds, so
 //! rough): one COMPATIBLE_VERSION round trip through the Ndl wrappers 0.34 µs in-process

@@ -527,6 +527,17 @@ pub struct ServeArgs {
     /// clients write.
     #[arg(long, default_value = "256MiB", value_parser = parse_size_arg)]
     pub memory: u64,
+    /// Answer as this driver release (2.24.7.0 .. 2.30.2.0; default 2.26.5.0): requests
+    /// it lacks are unknown (EINVAL, as that driver answers), COMPATIBLE_VERSION reports its
+    /// window (`compat.tsv`), and from 2.27.4.0 its new commands are served.
+    #[arg(long)]
+    pub driver: Option<String>,
+    /// Strict isolation (the emulator's own mode, not the driver's): every memory handle,
+    /// cookie and queue is checked against the calling process, and another process's
+    /// answers as an unknown one does. By default any process may use any handle, as on the
+    /// real driver (see the README's security section).
+    #[arg(long)]
+    pub isolate: bool,
     /// Record everything the server answers (open, ioctl, close) to this trace file.
     #[arg(long)]
     pub record: Option<PathBuf>,

@@ -89,3 +89,84 @@ fn serve_mounts_answers_and_unmounts_on_sigterm() {
     assert!(last.starts_with("signal 15: unmounted"), "{last}");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
+
+#[test]
+fn serve_driver_refuses_an_unknown_release_and_an_arch_the_release_lacks() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |driver: &str, arch: &str| {
+        Command::new(assert_cmd::cargo::cargo_bin("neuron-tool"))
+            .args(["serve", "--mount"])
+            .arg(dir.path())
+            .args(["--arch", arch, "--driver", driver, "--memory", "32MiB"])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let out = run("2.99.0.0", "cayman");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unknown driver release '2.99.0.0'"), "{err}");
+    // V4 has no row of 2.24.7.0 in abi/compat.tsv: that driver does not support it.
+    let out = run("2.24.7.0", "mariana");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("driver 2.24.7.0 does not support V4"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn serve_driver_and_isolate_reach_the_served_kernel() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("neuron-tool"))
+        .args(["serve", "--mount"])
+        .arg(dir.path())
+        .args(["--driver", "2.24.7.0", "--isolate", "--memory", "32MiB"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            let _ = tx.send(line);
+        }
+    });
+    let Ok(first) = rx.recv_timeout(LIMIT) else {
+        let _ = child.kill();
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        if err.contains("/dev/fuse") || err.contains("Operation not permitted") {
+            println!("SKIP: FUSE unavailable here ({})", err.trim());
+            return;
+        }
+        panic!("serve printed nothing: {err}");
+    };
+    assert!(
+        first.starts_with("serving 1 V3 device(s) as driver 2.24.7.0, processes isolated,"),
+        "{first}"
+    );
+    // 2.24.7.0 predates GET_VA_PLACEMENT (new in 2.26.5.0, abi/README.md): unknown, so
+    // EINVAL (a 2.26.5.0 server answers an unmapped address with ENXIO).
+    let ndl = Ndl::new().with_root(dir.path());
+    let placement = ndl.misc().get_va_placement(0x1000);
+    assert_eq!(
+        placement.err().and_then(|e| e.errno()),
+        Some(ndl_std::Errno::INVAL)
+    );
+    ndl.close_all();
+    let pid = i32::try_from(child.id()).unwrap();
+    // SAFETY: signalling our own child process.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
+    let deadline = Instant::now() + LIMIT;
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("serve did not stop on SIGTERM");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}

@@ -3,6 +3,7 @@
 mod activity_stats;
 mod error;
 mod generation;
+mod mmap_special;
 mod nc_map;
 mod pure;
 mod registrar;
@@ -13,6 +14,8 @@ mod scalars;
 mod tpb;
 
 pub use error::ArchError;
+pub use mmap_special::{MmapSpecial, mmap_special};
+pub use mmap_special::{block as mmap_block, resource as mmap_resource};
 pub use pure::{UDMA_UNIT_WINDOW, WRITE_BLOCKED_QUEUE_REGS, WaitTimes};
 pub use registrar::{Platform, RegistrarError, RegistrarInput, Registration, register_common};
 

@@ -36,7 +36,10 @@ pub fn serve_big(
     serve_kernel(EmulatedKernel::with_devices(vec![config]).unwrap())
 }
 
-fn serve_kernel(kernel: EmulatedKernel) -> Option<(tempfile::TempDir, Server<EmulatedBackend>)> {
+/// Serves `kernel` on a fresh directory, or SKIP as [`serve`] does.
+pub fn serve_kernel(
+    kernel: EmulatedKernel,
+) -> Option<(tempfile::TempDir, Server<EmulatedBackend>)> {
     let dir = tempfile::tempdir().unwrap();
     match Server::start(dir.path(), EmulatedBackend::new(kernel)) {
         Ok(s) => Some((dir, s)),

@@ -18,6 +18,7 @@ use crate::memory_bound::{self, HostMemory};
 /// ([`memory_bound::check_serve`]): the arch's HBM channel, and what the machine can back.
 pub fn run(a: &ServeArgs, out: &mut impl Write) -> Result<()> {
     let generation = a.arch.generation();
+    let release = super::ioctl::release(a.driver.as_deref())?;
     memory_bound::check_serve(generation, a.memory, HostMemory::read())?;
     let fail = |why: String| ToolError::Device {
         device: a.mount.display().to_string(),
@@ -25,13 +26,15 @@ pub fn run(a: &ServeArgs, out: &mut impl Write) -> Result<()> {
     };
     let devices = (0..a.devices)
         .map(|i| {
-            let mut c = DeviceConfig::numbered(generation, i);
+            let mut c = DeviceConfig::numbered(generation, i).with_isolate(a.isolate);
             c.memory.hbm_bytes_per_channel = a.memory;
             c.memory.host_bytes = a.memory;
             c
         })
         .collect();
-    let kernel = EmulatedKernel::with_devices(devices).map_err(|e| fail(e.to_string()))?;
+    let kernel = EmulatedKernel::with_devices(devices)
+        .and_then(|k| k.with_release(release))
+        .map_err(|e| fail(e.to_string()))?;
     crate::serve_faults::arm_faults(&kernel, a.devices, &a.fault)?;
     // Before any thread starts: the workers inherit the blocked signals, so they arrive
     // at `wait` below instead of killing the process with the mount in place.
@@ -46,7 +49,7 @@ pub fn run(a: &ServeArgs, out: &mut impl Write) -> Result<()> {
                 backend,
                 &a.mount,
                 Some(generation.number()),
-                ndl_abi::Release::DEFAULT,
+                release,
                 cap,
                 path,
             )
@@ -75,6 +78,7 @@ fn serve<B: Backend>(
     finish: impl FnOnce(&B) -> std::result::Result<String, String>,
 ) -> Result<()> {
     let generation = a.arch.generation();
+    let release = super::ioctl::release(a.driver.as_deref())?;
     let fail = |why: String| ToolError::Device {
         device: a.mount.display().to_string(),
         why,
@@ -82,9 +86,14 @@ fn serve<B: Backend>(
     let server = Server::start(&a.mount, backend).map_err(|e| fail(e.to_string()))?;
     writeln!(
         out,
-        "serving {} {:?} device(s) at {}/neuron0..{} (Ctrl-C to stop)",
+        "serving {} {:?} device(s) as driver {release}{} at {}/neuron0..{} (Ctrl-C to stop)",
         a.devices,
         generation,
+        if a.isolate {
+            ", processes isolated,"
+        } else {
+            ""
+        },
         a.mount.display(),
         a.devices.saturating_sub(1)
     )?;
