@@ -2,13 +2,13 @@
 //! kernel, so any `ndl-std` or `ndl-copy` flow runs on it unchanged, and it writes down each
 //! call as the operations that replay it.
 //!
-//! An ioctl's user memory is watched while the kernel handles it ([`Tap`]): every range the
-//! kernel reads or writes gets a place in the caller's [`ByteMemory`](crate::ByteMemory)
-//! (ranges keep their position modulo 8), the bytes it read are stored there before the
-//! call ([`Op::Poke`]), and every aligned 64-bit value inside them that points into a
-//! watched range is rewritten to the range's new place, so nested pointers (batch arrays,
-//! user buffers) follow. Mappings are watched the same way: stores, loads and register
-//! accesses through them, and their unmapping, become operations on their slot.
+//! An ioctl's user memory is watched while the kernel handles it (the private `Tap`):
+//! every range the kernel reads or writes gets a place in the caller's
+//! [`ByteMemory`](crate::ByteMemory) (each range 8-aligned), the bytes it read are stored
+//! there before the call ([`Op::Poke`]), and every aligned 64-bit value inside them that
+//! points into a watched range is rewritten to the range's new place, so nested pointers
+//! (batch arrays, user buffers) follow. Mappings are watched the same way: stores, loads and
+//! register accesses through them, and their unmapping, become operations on their slot.
 
 use std::cell::RefCell;
 use std::ffi::c_void;
