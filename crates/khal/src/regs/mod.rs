@@ -43,6 +43,7 @@
 //! rx_q3.write::<queue::TxRlimitMaskReg>(queue::TxRlimitMask::RESET);
 //! ```
 
+pub mod added_2_27;
 pub mod dma_misc;
 pub mod gen_ex;
 pub mod general;

@@ -9,10 +9,11 @@ use std::io::Write;
 
 use iofic::layout::{self as il, GroupReg};
 use khal::Arch;
+use khal::regs::added_2_27::{AddedQueueWord, PREFETCH_WORDS_2_27};
 use khal::regs::gen_ex::{GenEx, VmprV4};
 use khal::regs::general::{self, Gen};
 use khal::regs::m2s::M2s;
-use khal::regs::queue::{RxQueue, TxQueue};
+use khal::regs::queue::{Dir, RxQueue, TxQueue};
 use khal::regs::s2m::S2m;
 use khal::regs::{Placed, RegisterBlock, Source, in_block};
 
@@ -26,16 +27,30 @@ fn row(out: &mut impl Write, abs: usize, rel: usize, name: &str) -> std::io::Res
 }
 
 /// The rows of list block `block`, by offset, from `base` (the arch's block base); a
-/// register only seed 004 names is marked.
-fn block_rows(out: &mut impl Write, base: usize, block: &str) -> std::io::Result<()> {
-    let mut rows: Vec<_> = in_block(block).collect();
-    rows.sort_by_key(|r| r.offset);
-    for r in rows {
-        let name = match r.source {
-            Source::Reference => r.name.to_string(),
-            Source::Seed004 => format!("{} [seed 004 only]", r.name),
-        };
-        row(out, base + r.offset, r.offset, &name)?;
+/// register only seed 004 names is marked, and so is a word only a later driver release
+/// names (`added`: offset in the block, what it is, the release).
+fn block_rows(
+    out: &mut impl Write,
+    base: usize,
+    block: &str,
+    added: &[AddedQueueWord],
+) -> std::io::Result<()> {
+    let mut rows: Vec<(usize, String)> = in_block(block)
+        .map(|r| match r.source {
+            Source::Reference => (r.offset, r.name.to_string()),
+            Source::Seed004 => (r.offset, format!("{} [seed 004 only]", r.name)),
+        })
+        .collect();
+    rows.extend(added.iter().map(|w| {
+        let what = format!(
+            "({}) [driver {} on: no fields known, the kernel never writes it]",
+            w.name, w.since
+        );
+        (w.offset, what)
+    }));
+    rows.sort_by_key(|r| r.0);
+    for (offset, name) in rows {
+        row(out, base + offset, offset, &name)?;
     }
     Ok(())
 }
@@ -56,7 +71,7 @@ fn print<A: Arch>(out: &mut impl Write, only: Option<BlockName>) -> std::io::Res
             M2s::NAME,
             M2s::BASE
         )?;
-        block_rows(out, M2s::BASE, M2s::NAME)?;
+        block_rows(out, M2s::BASE, M2s::NAME, &[])?;
     }
     if want(BlockName::S2m) {
         writeln!(
@@ -65,7 +80,7 @@ fn print<A: Arch>(out: &mut impl Write, only: Option<BlockName>) -> std::io::Res
             S2m::NAME,
             S2m::BASE
         )?;
-        block_rows(out, S2m::BASE, S2m::NAME)?;
+        block_rows(out, S2m::BASE, S2m::NAME, &[])?;
     }
     if want(BlockName::Gen) {
         print_gen(out)?;
@@ -82,7 +97,7 @@ fn print<A: Arch>(out: &mut impl Write, only: Option<BlockName>) -> std::io::Res
 /// The general and extended general blocks.
 fn print_gen(out: &mut impl Write) -> std::io::Result<()> {
     writeln!(out, "\n[{}] general block at {:#07x}", Gen::NAME, Gen::BASE)?;
-    block_rows(out, Gen::BASE, Gen::NAME)?;
+    block_rows(out, Gen::BASE, Gen::NAME, &[])?;
     writeln!(
         out,
         "\n[{}] extended general block at {:#07x} (queue q's selectors at +{:#x}*q)",
@@ -90,7 +105,7 @@ fn print_gen(out: &mut impl Write) -> std::io::Result<()> {
         GenEx::BASE,
         VmprV4::STRIDE
     )?;
-    block_rows(out, GenEx::BASE, GenEx::NAME)?;
+    block_rows(out, GenEx::BASE, GenEx::NAME, &[])?;
     writeln!(
         out,
         "  (AXI-error interrupt controllers at +{:#x}..: see --block iofic)",
@@ -102,14 +117,14 @@ fn print_gen(out: &mut impl Write) -> std::io::Result<()> {
 fn print_queues(out: &mut impl Write) -> std::io::Result<()> {
     let arrays = [
         (
-            "TX",
+            Dir::Tx,
             TxQueue::NAME,
             TxQueue::BASE,
             TxQueue::STRIDE,
             TxQueue::COUNT,
         ),
         (
-            "RX",
+            Dir::Rx,
             RxQueue::NAME,
             RxQueue::BASE,
             RxQueue::STRIDE,
@@ -117,11 +132,15 @@ fn print_queues(out: &mut impl Write) -> std::io::Result<()> {
         ),
     ];
     for (dir, name, base, stride, count) in arrays {
+        let added: Vec<AddedQueueWord> = PREFETCH_WORDS_2_27
+            .into_iter()
+            .filter(|w| w.dir == dir)
+            .collect();
         writeln!(
             out,
             "\n[queue] {dir} ({name}) queue q block at {base:#07x} + q*{stride:#x} ({count} queues; queue 0 shown)",
         )?;
-        block_rows(out, base, name)?;
+        block_rows(out, base, name, &added)?;
     }
     Ok(())
 }
