@@ -14,11 +14,12 @@
 //! queue), so a process that did not program the queue can inspect it. Nothing is written.
 
 use khal::Arch;
-use ndl_abi::{DmaEngState, DmaQueueState};
+use ndl_abi::{DmaEngState, DmaQueueState, MemChunkInfo};
 use ndl_std::{DescBytes, Device, Kernel, QueueType};
 use neuron_emu::RuleRegisters;
 use neuron_emu::engine_walk::{RingPos, WalkRules};
 use udma_desc::{Descriptor, Direction, RingId};
+use zerocopy::FromZeros;
 
 use crate::bar_reader::BarReader;
 use crate::cli::BlockName;
@@ -72,6 +73,12 @@ pub struct QueueView {
     pub registers: EngineRegs,
     /// The walk rules the rule registers hold.
     pub rules: WalkRules,
+    /// Each HBM channel's window, `(base, bytes)`: the arch's `hbm_bases` and
+    /// `hbm_active_size` (`reference/arch-scalars.tsv`).
+    pub hbm: Vec<(u64, u64)>,
+    /// Every chunk the driver lists in those channels (DUMP_MEM_CHUNKS, any process's),
+    /// `(pa, size)`; or why they could not be listed. Host memory has no such listing.
+    pub chunks: std::result::Result<Vec<(u64, u64)>, String>,
 }
 
 impl QueueView {
@@ -109,6 +116,12 @@ pub fn read_queue<K: Kernel, A: Arch>(
         refused: None,
         registers,
         rules,
+        hbm: A::SCALARS
+            .hbm_bases
+            .iter()
+            .map(|&b| (b, A::SCALARS.hbm_active_size))
+            .collect(),
+        chunks: hbm_chunks(dev, A::SCALARS.hbm_bases.len()),
     };
     match dev.dma_queue_get_state(engine, queue) {
         Ok((tx, rx)) => {
@@ -123,6 +136,36 @@ pub fn read_queue<K: Kernel, A: Arch>(
         Err(e) => return Err(device_error(name, e)),
     }
     Ok(view)
+}
+
+/// Most chunks listed per HBM channel: DUMP_MEM_CHUNKS answers how many it needs, and the
+/// listing is not asked for more than this (24 bytes each).
+pub const MAX_CHUNKS: u32 = 1 << 16;
+
+/// The chunks of HBM channels `0..channels` as DUMP_MEM_CHUNKS lists them, `(pa, size)`,
+/// asked again once with the count the driver said it needs; or why they were not listed.
+fn hbm_chunks<K: Kernel>(
+    dev: &Device<'_, K>,
+    channels: usize,
+) -> std::result::Result<Vec<(u64, u64)>, String> {
+    let mut all = Vec::new();
+    for channel in (0u32..).take(channels) {
+        let mut buf = vec![MemChunkInfo::new_zeroed(); 64];
+        let n = match dev.dump_mem_chunks(channel, &mut buf) {
+            Ok(n) => n,
+            Err(ndl_std::Error::BufferTooSmall { needed, .. }) if needed <= MAX_CHUNKS.into() => {
+                buf.resize(
+                    usize::try_from(needed).unwrap_or(0),
+                    MemChunkInfo::new_zeroed(),
+                );
+                dev.dump_mem_chunks(channel, &mut buf)
+                    .map_err(|e| format!("DUMP_MEM_CHUNKS of HBM {channel}: {e}"))?
+            }
+            Err(e) => return Err(format!("DUMP_MEM_CHUNKS of HBM {channel}: {e}")),
+        };
+        all.extend(buf.iter().take(n).map(|c| (c.pa, c.size)));
+    }
+    Ok(all)
 }
 
 /// The walk rules the rule registers among `regs` hold.

@@ -65,6 +65,19 @@ fn the_faults_name_the_cause_the_queue_and_the_limit() {
         log.contains("cause DATA_AXI_RESP (0x00000100 in secondary group A)"),
         "{log}"
     );
+    // The injected source (the first byte past the model's HBM 0, neuron_emu::Injection)
+    // is inside HBM 0's window (khal-cayman hbm_bases[0] = 0, 24 GiB) but in no chunk the
+    // demonstration allocated: the sentence says so, from DUMP_MEM_CHUNKS.
+    assert!(
+        log.contains(
+            "its buffer 0x1000000..0x1001000 lies in HBM 0 but in none of the 2 chunk(s) the \
+             driver has allocated there (DUMP_MEM_CHUNKS)"
+        ),
+        "{log}"
+    );
+    // A healthy queue's descriptors all lie in allocated chunks or in host memory.
+    let (log, _) = model_log("cayman", None);
+    assert!(!log.contains("DUMP_MEM_CHUNKS"), "{log}");
     let (log, _) = model_log("cayman", Some("ring-id"));
     assert!(
         log.contains("the engine faults: TX slot 0: ring id 0, expected 1"),
