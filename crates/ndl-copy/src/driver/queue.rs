@@ -61,6 +61,80 @@ pub struct DriverQueue<'r, 'a, K: Kernel, A: Arch> {
     _arch: PhantomData<A>,
 }
 
+/// The engine and queue `choice` names: a core engine's queue as given, or the H2T
+/// service queue the driver hands out (H2T_DMA_ALLOC_QUEUES), held until the copy ends.
+fn take<'r, 'a, K: Kernel, A: Arch>(
+    dev: &'r DeviceHandle<'a, K>,
+    choice: QueueChoice,
+) -> Result<(u32, QueueId, Option<ServiceQueue<'r, 'a, K>>), CopyError> {
+    match choice {
+        QueueChoice::H2tService { nc } => {
+            let eng_id =
+                u32::from(
+                    A::SCALARS
+                        .h2t_engine_id(nc)
+                        .map_err(|_| Error::OutOfRange {
+                            cmd: "H2T_DMA_ALLOC_QUEUES",
+                            what: "nc_id",
+                            value: nc.into(),
+                        })?,
+                );
+            let q = dev.h2t_dma_alloc_queues(nc, 0, 1)?;
+            let service = ServiceQueue {
+                dev,
+                nc,
+                bmap: q.service_bmap,
+            };
+            let bit = q.service_bmap.trailing_zeros();
+            let qid = u8::try_from(bit)
+                .ok()
+                .and_then(|b| QueueId::new(b.into()).ok())
+                .ok_or(CopyError::NoServiceQueue {
+                    nc,
+                    bmap: q.service_bmap,
+                })?;
+            Ok((eng_id, qid, Some(service)))
+        }
+        QueueChoice::CoreEngine { engine, queue } => Ok((engine, queue, None)),
+    }
+}
+
+/// The TX and RX ring mappings (none when descriptors are copied in) and the delivery.
+type RingMaps<'a, K> = (
+    Option<RingMemory<'a, K>>,
+    Option<RingMemory<'a, K>>,
+    Delivery,
+);
+
+/// Ring mappings `delivery` wants, and the delivery it comes to: [`Delivery::Auto`] maps
+/// where the node allows it and falls back to copied descriptors where the mapping is
+/// refused as unmappable (a FUSE-served node); an explicit delivery is kept as asked.
+fn map_rings<'r, 'a, K: Kernel>(
+    tx_mem: &DeviceMem<'r, 'a, K>,
+    rx_mem: &DeviceMem<'r, 'a, K>,
+    delivery: Delivery,
+) -> Result<RingMaps<'a, K>, CopyError> {
+    Ok(match delivery {
+        Delivery::Mmap => (
+            Some(RingMemory::new(tx_mem.map()?)),
+            Some(RingMemory::new(rx_mem.map()?)),
+            delivery,
+        ),
+        Delivery::CopyDescriptors => (None, None, delivery),
+        Delivery::Auto => match tx_mem.map() {
+            Ok(tx) => (
+                Some(RingMemory::new(tx)),
+                Some(RingMemory::new(rx_mem.map()?)),
+                Delivery::Mmap,
+            ),
+            Err(Error::Mmap { errno, .. }) if errno == super::UNMAPPABLE => {
+                (None, None, Delivery::CopyDescriptors)
+            }
+            Err(e) => return Err(e.into()),
+        },
+    })
+}
+
 impl<'r, 'a, K: Kernel, A: Arch> DriverQueue<'r, 'a, K, A> {
     /// Takes the queue `choice` names, allocates two host rings of `entries` descriptors
     /// (a power of two in `32..=2^23`, which is also a multiple of 16 as the driver
@@ -75,34 +149,8 @@ impl<'r, 'a, K: Kernel, A: Arch> DriverQueue<'r, 'a, K, A> {
         // Checked before anything is taken from the driver.
         let tx = Ring::new(Direction::Tx, entries)?;
         let rx = Ring::new(Direction::Rx, entries)?;
-        let scalars = &A::SCALARS;
         let nc = super::core_of::<A>(choice);
-        let (eng_id, qid, service) = match choice {
-            QueueChoice::H2tService { nc } => {
-                let eng_id =
-                    u32::from(scalars.h2t_engine_id(nc).map_err(|_| Error::OutOfRange {
-                        cmd: "H2T_DMA_ALLOC_QUEUES",
-                        what: "nc_id",
-                        value: nc.into(),
-                    })?);
-                let q = dev.h2t_dma_alloc_queues(nc, 0, 1)?;
-                let service = ServiceQueue {
-                    dev,
-                    nc,
-                    bmap: q.service_bmap,
-                };
-                let bit = q.service_bmap.trailing_zeros();
-                let qid = u8::try_from(bit)
-                    .ok()
-                    .and_then(|b| QueueId::new(b.into()).ok())
-                    .ok_or(CopyError::NoServiceQueue {
-                        nc,
-                        bmap: q.service_bmap,
-                    })?;
-                (eng_id, qid, Some(service))
-            }
-            QueueChoice::CoreEngine { engine, queue } => (engine, queue, None),
-        };
+        let (eng_id, qid, service) = take::<K, A>(dev, choice)?;
         // The driver wants engine state read through DMA_ENG_GET_STATE, never from
         // registers; an aborted engine would never finish.
         let eng = dev.dma_eng_get_state(eng_id)?;
@@ -114,28 +162,10 @@ impl<'r, 'a, K: Kernel, A: Arch> DriverQueue<'r, 'a, K, A> {
             });
         }
         let bytes = u64::from(entries) * DESC_BYTES as u64;
-        let window = scalars.pci_host_base;
+        let window = A::SCALARS.pci_host_base;
         let tx_mem = chunk(dev, bytes, MemLocation::Host, nc, MemType::Ring, window)?;
         let rx_mem = chunk(dev, bytes, MemLocation::Host, nc, MemType::Ring, window)?;
-        let (tx_map, rx_map, delivery) = match delivery {
-            Delivery::Mmap => (
-                Some(RingMemory::new(tx_mem.map()?)),
-                Some(RingMemory::new(rx_mem.map()?)),
-                delivery,
-            ),
-            Delivery::CopyDescriptors => (None, None, delivery),
-            Delivery::Auto => match tx_mem.map() {
-                Ok(tx) => (
-                    Some(RingMemory::new(tx)),
-                    Some(RingMemory::new(rx_mem.map()?)),
-                    Delivery::Mmap,
-                ),
-                Err(Error::Mmap { errno, .. }) if errno == super::UNMAPPABLE => {
-                    (None, None, Delivery::CopyDescriptors)
-                }
-                Err(e) => return Err(e.into()),
-            },
-        };
+        let (tx_map, rx_map, delivery) = map_rings(&tx_mem, &rx_mem, delivery)?;
         dev.dma_queue_init(&DmaQueueInit {
             eng_id,
             qid: qid.get().into(),
