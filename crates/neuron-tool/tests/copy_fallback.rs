@@ -4,25 +4,20 @@
 //! `--delivery` still wins. On the built-in model (mappable) nothing falls back.
 
 mod golden_check;
+mod served;
 
 use golden_check::{output, run};
 use khal::Generation;
 use ndl_emu::EmulatedKernel;
-use ndl_fuse::{EmulatedBackend, Server};
 
 #[test]
 fn a_served_node_falls_back_to_copy_descriptors_and_says_so() {
     for g in [Generation::V2, Generation::V3, Generation::V4] {
-        let dir = tempfile::tempdir().unwrap();
         let kernel = EmulatedKernel::new(g, 1).unwrap();
-        let server = match Server::start(dir.path(), EmulatedBackend::new(kernel)) {
-            Ok(s) => s,
-            Err(e) if e.is_unavailable() => {
-                println!("SKIP: FUSE unavailable here ({e})");
-                return;
-            }
-            Err(e) => panic!("{e}"),
+        let Some(served) = served::serve(kernel) else {
+            return;
         };
+        let (server, _dir) = (served.server, served.dir);
         let node = server.node(0).display().to_string();
         let text = output(&["copy", "--size", "64KiB", "--device", &node]);
         assert!(text.contains("driver path (copy-descriptors)"), "{text}");

@@ -9,6 +9,7 @@
 //! refuses a ring over 2^24 - 16 descriptors with EINVAL (`reference/dma-path.md` step 2).
 
 mod golden_check;
+mod served;
 
 use std::process::Command;
 
@@ -16,7 +17,6 @@ use golden_check::{check, run_both};
 use khal::{Arch, Generation};
 use ndl_copy::Delivery;
 use ndl_emu::EmulatedKernel;
-use ndl_fuse::{EmulatedBackend, Server};
 use ndl_std::Ndl;
 use neuron_tool::cli::{ArchName, FaultName, QueueInspectArgs, fault_name};
 use neuron_tool::cmd::queue_inspect::inspect_on;
@@ -154,18 +154,13 @@ fn inspecting_writes_no_register() {
 /// node cannot be mapped), and has another process (the tool) inspect the queue while this
 /// one still holds it.
 fn served<A: Arch>(arch: &str, fault: FaultName) {
-    let dir = tempfile::tempdir().unwrap();
     let kernel = EmulatedKernel::new(A::GENERATION, 1).unwrap();
     arm(&kernel, 4, 3, Some(fault)).unwrap();
     let model = kernel.device(0).unwrap();
-    let server = match Server::start(dir.path(), EmulatedBackend::new(kernel)) {
-        Ok(s) => s,
-        Err(e) if e.is_unavailable() => {
-            println!("SKIP: FUSE unavailable here ({e})");
-            return;
-        }
-        Err(e) => panic!("{e}"),
+    let Some(served) = served::serve(kernel) else {
+        return;
     };
+    let (server, dir) = (served.server, served.dir);
     let node = server.node(0).display().to_string();
     let ndl = Ndl::new().with_root(dir.path());
     let plan = DemoPlan {

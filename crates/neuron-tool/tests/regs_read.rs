@@ -7,11 +7,11 @@
 //! `unit_regs` and `reg_fields` pin the offsets and field positions to those tables.
 
 mod golden_check;
+mod served;
 
 use golden_check::{check, output, run};
 use khal::Generation;
 use ndl_emu::EmulatedKernel;
-use ndl_fuse::{EmulatedBackend, Server};
 use neuron_tool::cli::{ArchName, RegsReadArgs};
 use neuron_tool::cmd::copy::MODEL_NAME;
 use neuron_tool::cmd::regs_read::{dump_on, read_on};
@@ -75,16 +75,11 @@ fn one_register_as_json() {
 #[test]
 fn a_served_node_reads_what_the_model_holds() {
     for (arch, g) in ARCHS {
-        let dir = tempfile::tempdir().unwrap();
         let kernel = EmulatedKernel::new(g, 1).unwrap();
-        let server = match Server::start(dir.path(), EmulatedBackend::new(kernel)) {
-            Ok(s) => s,
-            Err(e) if e.is_unavailable() => {
-                println!("SKIP: FUSE unavailable here ({e})");
-                return;
-            }
-            Err(e) => panic!("{e}"),
+        let Some(served) = served::serve(kernel) else {
+            return;
         };
+        let (server, _dir) = (served.server, served.dir);
         let node = server.node(0).display().to_string();
         // The node reports its generation (DEVICE_INFO): no --arch beside --device.
         let mut args: Vec<String> = queue_args(arch)
@@ -153,16 +148,11 @@ fn a_served_node_dumps_what_the_model_dumps() {
         let model = Target::Emulated(EmulatedKernel::new(g, 1).unwrap());
         let mut expected = Vec::new();
         dump_on(&model, true, &mut expected).unwrap();
-        let dir = tempfile::tempdir().unwrap();
         let kernel = EmulatedKernel::new(g, 1).unwrap();
-        let server = match Server::start(dir.path(), EmulatedBackend::new(kernel)) {
-            Ok(s) => s,
-            Err(e) if e.is_unavailable() => {
-                println!("SKIP: FUSE unavailable here ({e})");
-                return;
-            }
-            Err(e) => panic!("{e}"),
+        let Some(served) = served::serve(kernel) else {
+            return;
         };
+        let (server, _dir) = (served.server, served.dir);
         let node = server.node(0);
         let mut served = Vec::new();
         dump_on(&Target::Node(&node), true, &mut served).unwrap();
