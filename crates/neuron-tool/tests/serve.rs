@@ -2,20 +2,21 @@
 //! unmounts on SIGTERM (skips with one line where FUSE cannot be mounted).
 
 use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 use ndl_std::Ndl;
 
 const LIMIT: Duration = Duration::from_secs(60);
 
-#[test]
-fn serve_mounts_answers_and_unmounts_on_sigterm() {
-    let dir = tempfile::tempdir().unwrap();
+/// `neuron-tool serve --mount DIR ARGS...` as a child, its stdout lines on a channel, and
+/// the first line it printed; `None` (one SKIP line) where FUSE cannot be mounted.
+fn spawn_serve(dir: &std::path::Path, args: &[&str]) -> Option<(Child, Receiver<String>, String)> {
     let mut child = Command::new(assert_cmd::cargo::cargo_bin("neuron-tool"))
         .args(["serve", "--mount"])
-        .arg(dir.path())
-        .args(["--arch", "mariana", "--devices", "2", "--memory", "32MiB"])
+        .arg(dir)
+        .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -35,9 +36,21 @@ fn serve_mounts_answers_and_unmounts_on_sigterm() {
         let err = String::from_utf8_lossy(&out.stderr).into_owned();
         if err.contains("/dev/fuse") || err.contains("Operation not permitted") {
             println!("SKIP: FUSE unavailable here ({})", err.trim());
-            return;
+            return None;
         }
         panic!("serve printed nothing: {err}");
+    };
+    Some((child, rx, first))
+}
+
+#[test]
+fn serve_mounts_answers_and_unmounts_on_sigterm() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((mut child, rx, first)) = spawn_serve(
+        dir.path(),
+        &["--arch", "mariana", "--devices", "2", "--memory", "32MiB"],
+    ) else {
+        return;
     };
     assert!(first.starts_with("serving 2 V4 device(s)"), "{first}");
 
@@ -118,32 +131,11 @@ fn serve_driver_refuses_an_unknown_release_and_an_arch_the_release_lacks() {
 #[test]
 fn serve_driver_and_isolate_reach_the_served_kernel() {
     let dir = tempfile::tempdir().unwrap();
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("neuron-tool"))
-        .args(["serve", "--mount"])
-        .arg(dir.path())
-        .args(["--driver", "2.24.7.0", "--isolate", "--memory", "32MiB"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            let _ = tx.send(line);
-        }
-    });
-    let Ok(first) = rx.recv_timeout(LIMIT) else {
-        let _ = child.kill();
-        let out = child.wait_with_output().unwrap();
-        let err = String::from_utf8_lossy(&out.stderr).into_owned();
-        if err.contains("/dev/fuse") || err.contains("Operation not permitted") {
-            println!("SKIP: FUSE unavailable here ({})", err.trim());
-            return;
-        }
-        panic!("serve printed nothing: {err}");
+    let Some((mut child, _lines, first)) = spawn_serve(
+        dir.path(),
+        &["--driver", "2.24.7.0", "--isolate", "--memory", "32MiB"],
+    ) else {
+        return;
     };
     assert!(
         first.starts_with("serving 1 V3 device(s) as driver 2.24.7.0, processes isolated,"),
