@@ -13,7 +13,9 @@
 //! * the kernel still answers a new client (COMPATIBLE_VERSION on a free-access fd).
 //!
 //! A process goes as a process exit does: its mappings are dropped and every fd it holds is
-//! released, including dma-buf fds the program never saw as numbers. The order is the
+//! closed, including dma-buf fds the program never saw as numbers; a process that called
+//! through a file it did not open (a forked child) holds a descriptor of it too, and its
+//! close is a FLUSH by that process before the file's release. The order is the
 //! setup's: mappings first, or files first so freed chunks still mapped take the deferred
 //! path.
 
@@ -68,8 +70,9 @@ impl Run {
     }
 
     fn close_files(&mut self) {
-        for file in self.files.drain(..).flatten() {
-            self.kernel.release(file.fd);
+        let files: Vec<_> = self.files.drain(..).flatten().collect();
+        for file in files {
+            self.close_file(file);
         }
         // What the program never held as a number (dma-buf fds): the kernel numbers fds
         // from its first upward, reusing the lowest free, so all lie below first + opens.

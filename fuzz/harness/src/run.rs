@@ -61,6 +61,10 @@ pub(crate) struct File {
     pub(crate) fd: RawFd,
     pub(crate) process: u8,
     pub(crate) device: u32,
+    /// Other processes that called through it (bit n: process n), as a forked child or a
+    /// process handed the fd does: each holds a descriptor of the file, so each one's
+    /// close(2) reaches the driver as a FLUSH by that process before the file goes.
+    pub(crate) holders: u8,
 }
 
 /// A program's run so far: the kernel, the processes' memories, the slots.
@@ -154,7 +158,7 @@ impl Run {
                 let n = self.files.len();
                 if let Some(f) = self.files.get_mut(usize::from(*fd) % n.max(1)) {
                     if let Some(file) = f.take() {
-                        self.kernel.release(file.fd);
+                        self.close_file(file);
                     }
                 }
             }
@@ -195,13 +199,37 @@ impl Run {
                 fd,
                 process: process % PROCESSES,
                 device,
+                holders: 0,
             }));
+        }
+    }
+
+    /// Every holder of `file` closes its descriptor (a FLUSH by each process that is not
+    /// the opener), then the last reference goes (the driver's release).
+    pub(crate) fn close_file(&self, file: File) {
+        for p in 0..PROCESSES {
+            if file.holders & (1 << p) != 0 {
+                self.kernel.flush(file.fd, Self::pid(p));
+            }
+        }
+        self.kernel.release(file.fd);
+    }
+
+    /// Process `p` called through file slot `fd`: if it is not the opener, it holds a
+    /// descriptor of the file from now on.
+    fn note_holder(&mut self, fd: u8, p: u8) {
+        let n = self.files.len();
+        if let Some(Some(f)) = self.files.get_mut(usize::from(fd) % n.max(1)) {
+            if f.process != p {
+                f.holders |= 1 << p;
+            }
         }
     }
 
     fn ioctl(&mut self, fd: u8, caller: Caller, request: Req, arg: Ptr) {
         let file = pick(&self.files, fd).copied();
         let p = Self::caller(file.as_ref(), caller);
+        self.note_holder(fd, p);
         let code = match request {
             Req::Catalog(i) => requests::nth(i),
             Req::Raw(code) => code,
@@ -232,6 +260,7 @@ impl Run {
             return;
         };
         let p = Self::caller(Some(&file), caller);
+        self.note_holder(fd, p);
         let (len, offset) = match place {
             Place::Raw { len, offset } => (len, offset),
             Place::Loaded { pages, at } => (
@@ -306,3 +335,4 @@ impl Run {
         self.setup.generation
     }
 }
+const _: () = assert!(PROCESSES <= 8, "File::holders has a bit per process");

@@ -156,6 +156,22 @@ fn two_processes(s: Setup) -> Program {
     })
 }
 
+/// A forked child allocates through its parent's descriptor (MEM_ALLOC_V2MT64 is not
+/// attach-checked, `reference/dma-path.md` step 0) and never opens the device itself; both
+/// go without freeing. The child's chunk goes with the child's close of that descriptor.
+fn forked_child(s: Setup) -> Program {
+    record(s, |rec| {
+        let parent = Ndl::with_kernel(rec);
+        rec.as_process(0);
+        let d = parent.open_device(0).unwrap();
+        rec.as_process(1);
+        let chunk = d.mem_alloc(4096, 0, MemLocation::Host, 0).unwrap();
+        d.mem_buf_copy_to(chunk, 0, b"child").unwrap();
+        rec.as_process(0);
+        drop(d);
+    })
+}
+
 /// Every seed: (name, program).
 fn seeds() -> Vec<(&'static str, Program)> {
     let privileged = |g| Setup {
@@ -202,6 +218,7 @@ fn seeds() -> Vec<(&'static str, Program)> {
         ("sync_tour_v2", sync_tour(setup(Generation::V2))),
         ("misc_tour_v4", misc_tour(setup(Generation::V4))),
         ("two_processes_v3", two_processes(setup(Generation::V3))),
+        ("forked_child_v3", forked_child(setup(Generation::V3))),
     ]
 }
 
