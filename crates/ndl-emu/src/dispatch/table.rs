@@ -15,6 +15,7 @@ use ndl_abi::{Command, v2_24_7_0, v2_27_4_0, v2_28_0_0, v2_29_0_0, v2_30_2_0};
 use ndl_std::Errno;
 
 use super::copy::{self, Copy};
+use crate::handlers::buf_copy::buf_copy_ioctl;
 use crate::handlers::{
     copy_async, datastore, device_info, device_lifecycle, dma, firmware, h2t, h2t_completion,
     memory, memory_legacy, misc_info, nc, no_op, perf_profile, pod, registers,
@@ -129,8 +130,8 @@ pub(crate) static TABLE: &[Entry] = &[
         memory::copy64_deprecated
     ),
     device!(v2_30_2_0::MEM_COPY64, IN, memory::copy64_seq),
-    device!(MEM_BUF_COPY, IN, memory::buf_copy32),
-    device!(MEM_BUF_COPY64, IN, memory::buf_copy64),
+    device!(MEM_BUF_COPY, IN, buf_copy_ioctl::<MemBufCopy>),
+    device!(MEM_BUF_COPY64, IN, buf_copy_ioctl::<MemBufCopy64>),
     device!(MEMSET, IN, memory::memset32),
     device!(MEMSET64, IN, memory::memset64),
     device!(MEM_MC_GET_INFO, Size, IN_OUT, memory::mc_get_info),
@@ -223,13 +224,13 @@ pub(crate) static TABLE: &[Entry] = &[
         v2_24_7_0::MEM_BUF_ZEROCOPY64,
         Any,
         IN,
-        copy_async::zerocopy64_v2_24
+        buf_copy_ioctl::<MemBufCopy64>
     ),
-    device!(MEM_BUF_ZEROCOPY64, IN, copy_async::zerocopy64),
+    device!(MEM_BUF_ZEROCOPY64, IN, buf_copy_ioctl::<MemBufCopy64zc>),
     device!(
         v2_29_0_0::MEM_BUF_ZEROCOPY64,
         IN,
-        copy_async::zerocopy64_seq
+        buf_copy_ioctl::<v2_29_0_0::MemBufCopy64zc>
     ),
     // misc_info
     kernel!(COMPATIBLE_VERSION, OUT, misc_info::compatible_version),

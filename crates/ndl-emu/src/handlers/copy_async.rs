@@ -1,13 +1,11 @@
-//! Asynchronous copies (`ndl-std` family `copy_async`): MEM_COPY_ASYNC(64), its wait, and
-//! the zero-copy MEM_BUF_ZEROCOPY64 in the layouts of each release. The model completes
-//! every copy before the ioctl returns.
+//! Asynchronous copies (`ndl-std` family `copy_async`): MEM_COPY_ASYNC(64) and its wait.
+//! The model completes every copy before the ioctl returns. The family's zero-copy
+//! MEM_BUF_ZEROCOPY64 is a buffer copy ([`buf_copy`](super::buf_copy)).
 
-use ndl_abi::v2_24_7_0::MemBufCopy64 as MemBufCopy64Old;
-use ndl_abi::v2_29_0_0::MemBufCopy64zc as MemBufCopy64zcSeq;
-use ndl_abi::{MemBufCopy64zc, MemCopyAsync, MemCopyAsync64, MemCopyAsyncWait};
+use ndl_abi::{MemCopyAsync, MemCopyAsync64, MemCopyAsyncWait};
 use ndl_std::Errno;
 
-use super::memory::{buf_copy, mem_copy};
+use super::memory::mem_copy;
 use super::{Answer, DONE};
 use crate::state::{Call, DeviceState};
 
@@ -46,55 +44,5 @@ pub(crate) fn wait(d: &mut DeviceState, _: &Call<'_>, a: &mut MemCopyAsyncWait) 
     }
     d.mem(a.src_mem_handle)?;
     d.mem(a.dst_mem_handle)?;
-    DONE
-}
-
-/// MEM_BUF_ZEROCOPY64 (48 bytes, 2.25.4.0-2.28.0.0): a buffer copy; the BAR4 threshold and
-/// H2T queue choice change how the driver moves the bytes, not which.
-pub(crate) fn zerocopy64(d: &mut DeviceState, call: &Call<'_>, a: &mut MemBufCopy64zc) -> Answer {
-    let user = (a.buffer.addr(), a.size);
-    buf_copy(
-        d,
-        call,
-        (a.mem_handle, a.offset),
-        user,
-        a.is_copy_to_device != 0,
-    )?;
-    DONE
-}
-
-/// MEM_BUF_ZEROCOPY64 (40 bytes, 2.24.7.0: "the argument is the 40-byte mem_buf_copy64
-/// layout ... and the size is not checked").
-pub(crate) fn zerocopy64_v2_24(
-    d: &mut DeviceState,
-    call: &Call<'_>,
-    a: &mut MemBufCopy64Old,
-) -> Answer {
-    let user = (a.buffer.addr(), a.size);
-    buf_copy(
-        d,
-        call,
-        (a.mem_handle, a.offset),
-        user,
-        a.copy_to_mem_handle != 0,
-    )?;
-    DONE
-}
-
-/// MEM_BUF_ZEROCOPY64 (64 bytes, 2.29.0.0 and newer): the buffer copy. Completion entries
-/// for a non-zero `sequence_num` and the 2.30.2.0 H2T queue check are not modelled.
-pub(crate) fn zerocopy64_seq(
-    d: &mut DeviceState,
-    call: &Call<'_>,
-    a: &mut MemBufCopy64zcSeq,
-) -> Answer {
-    let user = (a.buffer.addr(), a.size);
-    buf_copy(
-        d,
-        call,
-        (a.mem_handle, a.offset),
-        user,
-        a.is_copy_to_device != 0,
-    )?;
     DONE
 }

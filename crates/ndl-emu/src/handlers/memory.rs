@@ -1,18 +1,18 @@
 //! Memory (`ndl-std` family `memory`): allocation and free, copies between handles and
 //! between a user buffer and a handle, memset, the handle queries, engine programming by
 //! core, RESOURCE_MMAP_INFO and the batched zero-copy. The shared moves (`mem_copy`,
-//! `buf_copy`, `program_at`) are used by the legacy and async families too.
+//! `program_at`) are used by the legacy and async families too.
 
 use ndl_abi::v2_28_0_0::MemAllocV2MemType64Pa;
 use ndl_abi::v2_30_2_0::{MemCopy64 as MemCopy64Seq, MemCopy64Deprecated};
 use ndl_abi::{
-    MemAllocV2, MemAllocV2MemType, MemAllocV2MemType64, MemBufCopy, MemBufCopy64,
-    MemBufCopy64zcBatches, MemCopy, MemCopy64, MemFree, MemGetExtendedInfo, MemGetMcMmapInfo,
-    MemGetMcMmapInfoV2, MemcpyBatch, Memset, Memset64, ProgramEngineNc, ProgramEngineNc64,
-    ResourceMmapInfo, TensorBatchOp,
+    MemAllocV2, MemAllocV2MemType, MemAllocV2MemType64, MemBufCopy64zcBatches, MemCopy, MemCopy64,
+    MemFree, MemGetExtendedInfo, MemGetMcMmapInfo, MemGetMcMmapInfoV2, MemcpyBatch, Memset,
+    Memset64, ProgramEngineNc, ProgramEngineNc64, ResourceMmapInfo, TensorBatchOp,
 };
 use ndl_std::{Errno, MemLocation};
 
+use super::buf_copy::buf_copy;
 use super::{Answer, DONE, Reply, len, location};
 use crate::resource;
 use crate::state::{Alloc, Backing, Call, DeviceState, Lifespan, Object, ObjectKind};
@@ -169,57 +169,6 @@ pub(crate) fn copy64_deprecated(
 pub(crate) fn copy64_seq(d: &mut DeviceState, _: &Call<'_>, a: &mut MemCopy64Seq) -> Answer {
     let src = (a.src_mem_handle, a.src_offset);
     mem_copy(d, src, (a.dst_mem_handle, a.dst_offset), a.size)?;
-    DONE
-}
-
-/// Copies between a user buffer and an allocation, straight between the user's bytes and
-/// the model's (the driver's `copy_from_user`/`copy_to_user` into the chunk): no buffer of
-/// the copy's size is made. Like `copy_from_user`, a user fault may leave the chunk partly
-/// written.
-pub(crate) fn buf_copy(
-    d: &DeviceState,
-    call: &Call<'_>,
-    (handle, offset): (u64, u64),
-    (buffer, size): (u64, u64),
-    to_device: bool,
-) -> Result<(), Errno> {
-    let at = d.mem(handle)?.span(offset, size)?;
-    let n = len(size)?;
-    let mem = call.mem;
-    d.emu.with_memory(|space| {
-        if to_device {
-            let chunk = space.slice_mut(at, n).map_err(|_| Errno::FAULT)?;
-            mem.read(buffer, chunk)
-        } else {
-            let chunk = space.slice(at, n).map_err(|_| Errno::FAULT)?;
-            mem.write(buffer, chunk)
-        }
-    })
-}
-
-/// MEM_BUF_COPY (32-bit sizes).
-pub(crate) fn buf_copy32(d: &mut DeviceState, call: &Call<'_>, a: &mut MemBufCopy) -> Answer {
-    let user = (a.buffer.addr(), a.size.into());
-    buf_copy(
-        d,
-        call,
-        (a.mem_handle, a.offset.into()),
-        user,
-        a.copy_to_mem_handle != 0,
-    )?;
-    DONE
-}
-
-/// MEM_BUF_COPY64.
-pub(crate) fn buf_copy64(d: &mut DeviceState, call: &Call<'_>, a: &mut MemBufCopy64) -> Answer {
-    let user = (a.buffer.addr(), a.size);
-    buf_copy(
-        d,
-        call,
-        (a.mem_handle, a.offset),
-        user,
-        a.copy_to_mem_handle != 0,
-    )?;
     DONE
 }
 

@@ -14,6 +14,7 @@ use ndl_std::{Errno, MemLocation};
 
 use crate::state::{Call, DeviceState, State};
 
+pub(crate) mod buf_copy;
 pub(crate) mod copy_async;
 pub(crate) mod datastore;
 pub(crate) mod device_info;
