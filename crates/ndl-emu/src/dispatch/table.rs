@@ -16,6 +16,7 @@ use ndl_std::Errno;
 
 use super::copy::{self, Copy};
 use crate::handlers::buf_copy::buf_copy_ioctl;
+use crate::handlers::mem_copy::{copy_async_ioctl, mem_copy_ioctl};
 use crate::handlers::{
     copy_async, datastore, device_info, device_lifecycle, dma, firmware, h2t, h2t_completion,
     memory, memory_legacy, misc_info, nc, no_op, perf_profile, pod, registers,
@@ -122,14 +123,18 @@ pub(crate) static TABLE: &[Entry] = &[
     ),
     device!(MEM_FREE, IN, memory::free),
     device!(MEM_GET_EXTENDED_INFO, IN_OUT, memory::extended_info),
-    device!(MEM_COPY, IN, memory::copy),
-    device!(MEM_COPY64, IN, memory::copy64),
+    device!(MEM_COPY, IN, mem_copy_ioctl::<MemCopy>),
+    device!(MEM_COPY64, IN, mem_copy_ioctl::<MemCopy64>),
     device!(
         v2_30_2_0::MEM_COPY64_DEPRECATED,
         IN,
-        memory::copy64_deprecated
+        mem_copy_ioctl::<v2_30_2_0::MemCopy64Deprecated>
     ),
-    device!(v2_30_2_0::MEM_COPY64, IN, memory::copy64_seq),
+    device!(
+        v2_30_2_0::MEM_COPY64,
+        IN,
+        mem_copy_ioctl::<v2_30_2_0::MemCopy64>
+    ),
     device!(MEM_BUF_COPY, IN, buf_copy_ioctl::<MemBufCopy>),
     device!(MEM_BUF_COPY64, IN, buf_copy_ioctl::<MemBufCopy64>),
     device!(MEMSET, IN, memory::memset32),
@@ -217,8 +222,8 @@ pub(crate) static TABLE: &[Entry] = &[
         perf_profile::available
     ),
     // copy_async
-    device!(MEM_COPY_ASYNC, IN_OUT, copy_async::copy),
-    device!(MEM_COPY_ASYNC64, IN_OUT, copy_async::copy64),
+    device!(MEM_COPY_ASYNC, IN_OUT, copy_async_ioctl::<MemCopyAsync>),
+    device!(MEM_COPY_ASYNC64, IN_OUT, copy_async_ioctl::<MemCopyAsync64>),
     device!(MEM_COPY_ASYNC_WAIT, IN, copy_async::wait),
     device!(
         v2_24_7_0::MEM_BUF_ZEROCOPY64,

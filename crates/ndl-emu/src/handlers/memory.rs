@@ -1,14 +1,12 @@
 //! Memory (`ndl-std` family `memory`): allocation and free, copies between handles and
 //! between a user buffer and a handle, memset, the handle queries, engine programming by
-//! core, RESOURCE_MMAP_INFO and the batched zero-copy. The shared moves (`mem_copy`,
-//! `program_at`) are used by the legacy and async families too.
+//! core, RESOURCE_MMAP_INFO and the batched zero-copy. The shared move (`program_at`) are used by the legacy and async families too.
 
 use ndl_abi::v2_28_0_0::MemAllocV2MemType64Pa;
-use ndl_abi::v2_30_2_0::{MemCopy64 as MemCopy64Seq, MemCopy64Deprecated};
 use ndl_abi::{
-    MemAllocV2, MemAllocV2MemType, MemAllocV2MemType64, MemBufCopy64zcBatches, MemCopy, MemCopy64,
-    MemFree, MemGetExtendedInfo, MemGetMcMmapInfo, MemGetMcMmapInfoV2, MemcpyBatch, Memset,
-    Memset64, ProgramEngineNc, ProgramEngineNc64, ResourceMmapInfo, TensorBatchOp,
+    MemAllocV2, MemAllocV2MemType, MemAllocV2MemType64, MemBufCopy64zcBatches, MemFree,
+    MemGetExtendedInfo, MemGetMcMmapInfo, MemGetMcMmapInfoV2, MemcpyBatch, Memset, Memset64,
+    ProgramEngineNc, ProgramEngineNc64, ResourceMmapInfo, TensorBatchOp,
 };
 use ndl_std::{Errno, MemLocation};
 
@@ -115,60 +113,6 @@ pub(crate) fn extended_info(
     a.pa = reported_pa(d, m);
     a.pid = u64::from(m.pid);
     a.size = m.size;
-    DONE
-}
-
-/// Copies `size` bytes between two handles' memory.
-pub(crate) fn mem_copy(
-    d: &DeviceState,
-    (src, src_off): (u64, u64),
-    (dst, dst_off): (u64, u64),
-    size: u64,
-) -> Result<(), Errno> {
-    let from = d.mem(src)?.span(src_off, size)?;
-    let to = d.mem(dst)?.span(dst_off, size)?;
-    let n = len(size)?;
-    d.emu
-        .with_memory(|m| m.copy(from, to, n))
-        .map_err(|_| Errno::FAULT)
-}
-
-/// MEM_COPY (32-bit sizes and offsets; the family's only attach-checked member).
-pub(crate) fn copy(d: &mut DeviceState, _: &Call<'_>, a: &mut MemCopy) -> Answer {
-    let src = (a.src_mem_handle, a.src_offset.into());
-    mem_copy(
-        d,
-        src,
-        (a.dst_mem_handle, a.dst_offset.into()),
-        a.size.into(),
-    )?;
-    DONE
-}
-
-/// MEM_COPY64 (40 bytes; 2.30.2.0 names this request MEM_COPY64_DEPRECATED).
-pub(crate) fn copy64(d: &mut DeviceState, _: &Call<'_>, a: &mut MemCopy64) -> Answer {
-    let src = (a.src_mem_handle, a.src_offset);
-    mem_copy(d, src, (a.dst_mem_handle, a.dst_offset), a.size)?;
-    DONE
-}
-
-/// MEM_COPY64_DEPRECATED (2.30.2.0): "plain synchronous copy, posts nothing".
-pub(crate) fn copy64_deprecated(
-    d: &mut DeviceState,
-    _: &Call<'_>,
-    a: &mut MemCopy64Deprecated,
-) -> Answer {
-    let src = (a.src_mem_handle, a.src_offset);
-    mem_copy(d, src, (a.dst_mem_handle, a.dst_offset), a.size)?;
-    DONE
-}
-
-/// MEM_COPY64 (56 bytes, 2.30.2.0): the synchronous copy. The driver then posts a completed
-/// entry for a non-zero `sequence_num` to "the core's default H2T async completion queue";
-/// which core is not stated, so the model posts nothing (not modelled).
-pub(crate) fn copy64_seq(d: &mut DeviceState, _: &Call<'_>, a: &mut MemCopy64Seq) -> Answer {
-    let src = (a.src_mem_handle, a.src_offset);
-    mem_copy(d, src, (a.dst_mem_handle, a.dst_offset), a.size)?;
     DONE
 }
 

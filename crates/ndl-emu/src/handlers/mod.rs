@@ -23,6 +23,7 @@ pub(crate) mod dma;
 pub(crate) mod firmware;
 pub(crate) mod h2t;
 pub(crate) mod h2t_completion;
+pub(crate) mod mem_copy;
 pub(crate) mod memory;
 pub(crate) mod memory_legacy;
 pub(crate) mod misc_info;
