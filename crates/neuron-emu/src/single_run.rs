@@ -108,7 +108,8 @@ pub(crate) fn single_run(
             }
         }
         c.moved(&one.packet);
-        if let Some((src, dst)) = lane {
+        // A lane only when packets are left for it (its set-up is not free).
+        if let Some((src, dst)) = lane.filter(|_| c.run.packets < c.limit) {
             c = lane_run(mem, c, rules, (tx_span, rx_span), src, dst);
         }
     }
