@@ -136,3 +136,52 @@ pub(crate) fn tx_ordering(t: &TxDesc) -> bool {
 
 // The 64K encoding is the only non-zero meaning of a length field of 0.
 const _: () = assert!(MAX_TRANSFER_BYTES == 1 << 16);
+
+#[cfg(test)]
+mod tests {
+    //! The lane's mask test against `single`'s field-by-field counts, on random words.
+    use proptest::prelude::*;
+    use udma_desc::{Descriptor, TxLenCtrl};
+
+    use super::SingleShape;
+    use crate::engine_walk::{Head, RingPos, WalkRules, single};
+
+    proptest! {
+        /// The lane's flag test is what `single` counts: some ordering or interrupt count
+        /// of the packet is not 0 exactly when `requests` says so, whatever the flags.
+        #[test]
+        fn requests_are_what_single_counts(
+            tx0 in any::<u32>(),
+            tx1 in any::<u32>(),
+            rx0 in any::<u32>(),
+            ids in (0u32..4, 0u32..4),
+            checks in any::<(bool, bool, bool)>(),
+        ) {
+            // One in four TX words framed FIRST | LAST without META, so `single` takes some.
+            let framed = TxLenCtrl::from_bits(tx0).with_first(true).with_last(true).with_meta(false);
+            let tx0 = if tx0 & 3 == 0 { framed.into_bits() } else { tx0 };
+            let tx = Descriptor::from_words([tx0, tx1, 0x1000, 0]);
+            let rx = Descriptor::from_words([rx0, 0, 0x9000, 0]);
+            let rules = WalkRules {
+                encode_64k: checks.0,
+                max_packet_bytes: 0xf_ffff,
+                max_descs_per_packet: 1,
+                check_tx_ring_id: checks.1,
+                check_rx_ring_id: checks.2,
+            };
+            let id = |n: u32| udma_desc::RingId::from_bits(n);
+            let head = |desc, n| Head {
+                desc,
+                pos: RingPos { index: 0, ring_id: id(n) },
+                slots: 4,
+            };
+            let shape = SingleShape::new(&rules, id(ids.0), id(ids.1));
+            let one = single(head(tx, ids.0), head(rx, ids.1), &rules);
+            if let Some(s) = one {
+                let p = s.packet;
+                let counts = p.tx.ordering + p.tx.interrupts + p.rx.ordering + p.rx.interrupts;
+                prop_assert_eq!(shape.requests(&tx, &rx), counts != 0);
+            }
+        }
+    }
+}
