@@ -285,16 +285,7 @@ fn plan_copies(
                 stop = true;
                 break;
             };
-            let (ps, pe, pd) = last;
-            if len > 0 && pe == s.start && pd + (pe - ps) == d.start {
-                last.1 = s.end;
-            } else if len < PLAN {
-                if let Some(prev) = len.checked_sub(1).and_then(|i| plan.copies.get_mut(i)) {
-                    *prev = last;
-                }
-                last = (s.start, s.end, d.start);
-                len += 1;
-            } else {
+            if !join_or_add(plan, (&mut len, &mut last), &s, d.start) {
                 // Full: this packet starts the next plan.
                 break;
             }
@@ -312,6 +303,31 @@ fn plan_copies(
     *pos = (pos.0.advanced(step, slots.0), pos.1.advanced(step, slots.1));
     (plan.len, plan.packets, plan.bytes, plan.flagged) = (len, packets, bytes, flagged);
     stop
+}
+
+/// Adds source `s` copied to destination offset `d` to the plan: it extends the pending copy
+/// `last` when both ranges follow on from it, else `last` is stored and `s` becomes the
+/// pending one. `false` (nothing changed) when the plan is full.
+#[inline(always)]
+fn join_or_add(
+    plan: &mut Plan,
+    (len, last): (&mut usize, &mut (usize, usize, usize)),
+    s: &Range<usize>,
+    d: usize,
+) -> bool {
+    let (ps, pe, pd) = *last;
+    if *len > 0 && pe == s.start && pd + (pe - ps) == d {
+        last.1 = s.end;
+    } else if *len < PLAN {
+        if let Some(prev) = len.checked_sub(1).and_then(|i| plan.copies.get_mut(i)) {
+            *prev = *last;
+        }
+        *last = (s.start, s.end, d);
+        *len += 1;
+    } else {
+        return false;
+    }
+    true
 }
 
 /// The bytes of `ring` from slot `index` to the end of its lap of `slots` slots, as far as
