@@ -442,18 +442,28 @@ impl mmio::Mmio for TgtidBlock {
 impl mmio::Mmio for Device {
     fn read32(&self, offset: usize) -> u32 {
         let mut m = self.shared.lock();
-        if let Some((unit, off)) = crate::ttt_window::locate(&m, offset) {
+        // A unit's register file first (one lookup on the common path), then its TTT.
+        if let Some(at) = m.locate(offset) {
+            return m.read32_at(at);
+        }
+        if let Some((unit, off)) = crate::ttt_window::past_units(&m, offset) {
             return m
                 .units
                 .get(unit)
                 .map_or(mmio::BUS_ERROR_READ, |u| u.ttt.read(off));
         }
-        m.read32(offset)
+        mmio::BUS_ERROR_READ
     }
 
     fn write32(&self, offset: usize, value: u32) {
         let mut m = self.shared.lock();
-        if let Some((unit, off)) = crate::ttt_window::locate(&m, offset) {
+        // A unit's register file first (one lookup on the common path), then its TTT.
+        if let Some(at) = m.locate(offset) {
+            let woke = m.write32_at(offset, at, value);
+            self.after_write(m, woke);
+            return;
+        }
+        if let Some((unit, off)) = crate::ttt_window::past_units(&m, offset) {
             // A BAR0 write like any other for the write log, whichever model serves it.
             m.writes.record(offset, value, WriteWindow::Bar0);
             if let Some(u) = m.units.get_mut(unit) {

@@ -31,6 +31,10 @@ use udma_desc::{DESC_BYTES, Descriptor, Direction, MAX_TRANSFER_BYTES, RingId};
 
 use crate::fault::Fault;
 
+mod single_shape;
+pub(crate) use single_shape::SingleShape;
+use single_shape::tx_ordering;
+
 /// A ring position: slot index and the ring id (phase) the engine expects there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RingPos {
@@ -461,18 +465,11 @@ pub struct Single {
 /// batches of these without building a packet description each time.
 #[inline(always)]
 pub fn single(tx: Head, rx: Head, rules: &WalkRules) -> Option<Single> {
-    let t = tx.desc.as_tx();
-    let c = t.len_ctrl;
-    let framed = c.first() && c.last() && !c.meta() && rules.max_descs_per_packet >= 1;
-    let tx_phase = !rules.check_tx_ring_id || c.ring_id() == tx.pos.ring_id;
-    let bytes = rules.len_of(c.len());
-    let r = rx.desc.as_rx();
-    let rc = r.len_ctrl;
-    let rx_phase = !rules.check_rx_ring_id || rc.ring_id() == rx.pos.ring_id;
+    let shape = SingleShape::new(rules, tx.pos.ring_id, rx.pos.ring_id);
+    let bytes = shape.bytes(&tx.desc, &rx.desc)?;
+    let (t, r) = (tx.desc.as_tx(), rx.desc.as_rx());
+    let (c, rc) = (t.len_ctrl, r.len_ctrl);
     let capacity = rules.len_of(rc.len());
-    if !(framed && tx_phase && rx_phase && bytes <= rules.max_packet_bytes && capacity >= bytes) {
-        return None;
-    }
     Some(Single {
         packet: Packet {
             tx: TxPacket {
@@ -481,7 +478,7 @@ pub fn single(tx: Head, rx: Head, rules: &WalkRules) -> Option<Single> {
                 descs: 1,
                 metas: 0,
                 bytes,
-                ordering: u32::from(c.dmb() || t.meta_ctrl.write_barrier()),
+                ordering: u32::from(tx_ordering(&t)),
                 interrupts: u32::from(c.int_en()),
             },
             rx: RxBuffers {

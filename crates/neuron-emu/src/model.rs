@@ -149,22 +149,28 @@ impl Model {
         (offset < khal::regs::unit::UNIT_SIZE).then_some(UnitOffset { unit, offset })
     }
 
-    pub(crate) fn read32(&mut self, off: usize) -> u32 {
-        match self.locate(off) {
-            Some(at) => self
-                .units
-                .get_mut(at.unit)
-                .map_or(mmio::BUS_ERROR_READ, |u| u.read(at.offset)),
-            None => mmio::BUS_ERROR_READ,
-        }
+    /// The register at `at` (an offset the caller has located).
+    pub(crate) fn read32_at(&mut self, at: UnitOffset) -> u32 {
+        self.units
+            .get_mut(at.unit)
+            .map_or(mmio::BUS_ERROR_READ, |u| u.read(at.offset))
     }
 
     /// Returns true when the write may have made work runnable.
     pub(crate) fn write32(&mut self, off: usize, value: u32) -> bool {
+        match self.locate(off) {
+            Some(at) => self.write32_at(off, at, value),
+            None => {
+                self.writes.record(off, value, WriteWindow::Bar0);
+                false
+            }
+        }
+    }
+
+    /// [`write32`](Self::write32) of an offset the caller has located in unit register file
+    /// `at`.
+    pub(crate) fn write32_at(&mut self, off: usize, at: UnitOffset, value: u32) -> bool {
         self.writes.record(off, value, WriteWindow::Bar0);
-        let Some(at) = self.locate(off) else {
-            return false;
-        };
         let wake = if self.injections.is_empty() {
             let Some(unit) = self.units.get_mut(at.unit) else {
                 return false;

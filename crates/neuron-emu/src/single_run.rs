@@ -8,7 +8,9 @@ use core::ops::Range;
 
 use crate::address_space::{AddressSpace, Span, offset_within};
 use crate::commit::{Consumed, Tally, commit};
-use crate::engine_walk::{self, DescSource, Packet, Segment, Single, WalkRules};
+use udma_desc::{DESC_BYTES, Descriptor};
+
+use crate::engine_walk::{self, DescSource, Packet, Segment, Single, SingleShape, WalkRules};
 use crate::queue::QueueModel;
 use crate::transfer::Scratch;
 use crate::unit::UnitModel;
@@ -106,7 +108,8 @@ pub(crate) fn single_run(
             }
         }
         c.moved(&one.packet);
-        if let Some((src, dst)) = lane {
+        // A lane only when packets are left for it (its set-up is not free).
+        if let Some((src, dst)) = lane.filter(|_| c.run.packets < c.limit) {
             c = lane_run(mem, c, rules, (tx_span, rx_span), src, dst);
         }
     }
@@ -120,8 +123,9 @@ pub(crate) fn single_run(
 /// Moves single packets from region `src` into region `dst` (which holds neither ring) for
 /// as long as they keep to those regions.
 ///
-/// The loop carries only what every packet needs: both heads, the pending copy, the packet
-/// and byte counts, and whether any packet asked for ordering or an interrupt. Those counts
+/// The walk ([`plan_copies`]) carries only what every packet needs: both heads, the copies
+/// planned, the packet and byte counts, and whether any packet asked for ordering or an
+/// interrupt. Those counts
 /// are rare (a copy-only queue has none), so they leave the per-packet path: when a lane saw
 /// one, [`recount`] walks its packets again for them (nothing in a lane writes a ring, so the
 /// descriptors are the ones it moved). Out of line: its loop gets the registers to itself.
@@ -151,44 +155,30 @@ fn lane_run(
     let (start, slots) = ((c.tx.pos, c.rx.pos), (c.tx.slots, c.rx.slots));
     let mut pos = start;
     let (mut packets, mut bytes, mut flagged) = (0u64, 0u64, false);
-    // The pending copy: source `ps..pe` to destination `pd..`. Packets whose source and
-    // destination both follow on from it join it: the bytes land exactly as packet by
-    // packet, because nothing in the lane writes the source region or the rings. (A long
-    // copy cut into descriptors, as the driver-style path posts it, becomes one copy.)
-    let (mut ps, mut pe, mut pd) = (0usize, 0usize, 0usize);
     let mut high = *written;
     let room = c.limit.saturating_sub(c.run.packets);
-    while packets < room {
-        let (Ok(td), Ok(rd)) = (t.fetch(pos.0.index), r.fetch(pos.1.index)) else {
-            break;
-        };
-        let head = |desc, pos, slots| engine_walk::Head { desc, pos, slots };
-        let Some(one) =
-            engine_walk::single(head(td, pos.0, slots.0), head(rd, pos.1, slots.1), rules)
-        else {
-            break;
-        };
-        if one.src.len > 0 {
-            let (Some(s), Some(d)) = (
-                inside(from.len(), from_base, one.src),
-                inside(to.len(), to_base, one.dst),
-            ) else {
-                break;
-            };
-            if pe == s.start && pd + (pe - ps) == d.start && pe > ps {
-                pe = s.end;
-            } else {
-                flush(from, to, (ps, pe, pd), &mut high);
-                (ps, pe, pd) = (s.start, s.end, d.start);
-            }
+    let mut plan = Plan::default();
+    loop {
+        // Walk ahead, then copy: the walk loop makes no call, so its state stays in registers
+        // (a copy between packets spilled and reloaded all of it, per packet).
+        let stop = plan_copies(
+            (t, r),
+            rules,
+            &mut plan,
+            (&mut pos, slots),
+            (from_base, from.len(), to_base, to.len()),
+            room.saturating_sub(packets),
+        );
+        packets += plan.packets;
+        bytes += plan.bytes;
+        flagged |= plan.flagged;
+        for &copy in plan.copies.iter().take(plan.len) {
+            flush(from, to, copy, &mut high);
         }
-        let p = &one.packet;
-        flagged |= (p.tx.ordering | p.tx.interrupts | p.rx.ordering | p.rx.interrupts) != 0;
-        bytes += p.tx.bytes;
-        packets += 1;
-        pos = (p.tx.end, p.rx.end);
+        if stop {
+            break;
+        }
     }
-    flush(from, to, (ps, pe, pd), &mut high);
     *written = high;
     if flagged {
         c.run.merge(&recount((t, r), rules, start, slots, packets));
@@ -197,6 +187,158 @@ fn lane_run(
     }
     (c.tx.pos, c.rx.pos) = pos;
     c
+}
+
+/// Copies a lane walk planned before any of them is made: source `ps..pe` to destination
+/// `pd..` in the regions, in packet order, and what the packets behind them add to the tally.
+struct Plan {
+    copies: [(usize, usize, usize); PLAN],
+    len: usize,
+    packets: u64,
+    bytes: u64,
+    flagged: bool,
+}
+
+/// Copies one plan holds: enough that its walk and its copies each run in long stretches.
+const PLAN: usize = 32;
+
+impl Default for Plan {
+    fn default() -> Self {
+        Self {
+            copies: [(0, 0, 0); PLAN],
+            len: 0,
+            packets: 0,
+            bytes: 0,
+            flagged: false,
+        }
+    }
+}
+
+/// Walks up to `room` single packets from `pos` into `plan` (emptied first), at most [`PLAN`]
+/// copies and up to the end of the lap of either ring; `true` when the lane ends here (room
+/// used up, or a packet the lane does not take), `false` when the walk goes on after the
+/// plan's copies (the plan is full, or a ring wraps: the next plan tests the next lap's ring
+/// id).
+///
+/// Each pair is tested by [`SingleShape`], [`engine_walk::single`]'s test compiled for the
+/// lap. Walking ahead of the copies moves the same bytes as packet by packet: nothing in a
+/// lane writes the rings or the source region. Packets whose source and destination both
+/// follow on from the previous copy join it (a long copy cut into descriptors, as the
+/// driver-style path posts it, becomes one copy).
+#[inline(always)]
+fn plan_copies(
+    (t, r): (&[u8], &[u8]),
+    rules: &WalkRules,
+    plan: &mut Plan,
+    (pos, slots): (
+        &mut (engine_walk::RingPos, engine_walk::RingPos),
+        (u32, u32),
+    ),
+    (from_base, from_len, to_base, to_len): (u64, usize, u64, usize),
+    room: u64,
+) -> bool {
+    let shape = SingleShape::new(rules, pos.0.ring_id, pos.1.ring_id);
+    let (tx_lap, rx_lap) = (lap(t, pos.0.index, slots.0), lap(r, pos.1.index, slots.1));
+    // Both laps cut to the packets the walk may take, so one counter runs the loop.
+    let most = tx_lap
+        .len()
+        .min(rx_lap.len())
+        .min(usize::try_from(room).unwrap_or(usize::MAX));
+    let (tx_lap, rx_lap) = (
+        tx_lap.get(..most * DESC_BYTES).unwrap_or_default(),
+        rx_lap.get(..most * DESC_BYTES).unwrap_or_default(),
+    );
+    let (mut len, mut packets, mut bytes, mut flagged) = (0usize, 0u64, 0u64, false);
+    let mut last = (0usize, 0usize, 0usize);
+    // The lane goes on after this plan only when it is full, or when it reached the end of
+    // a lap with room left (the next plan then takes the next lap, or nothing and ends it).
+    let mut stop = false;
+    for (td, rd) in tx_lap
+        .chunks_exact(DESC_BYTES)
+        .zip(rx_lap.chunks_exact(DESC_BYTES))
+    {
+        let (Ok(td), Ok(rd)) = (
+            <[u8; DESC_BYTES]>::try_from(td),
+            <[u8; DESC_BYTES]>::try_from(rd),
+        ) else {
+            stop = true;
+            break;
+        };
+        let (td, rd) = (Descriptor::from_le_bytes(td), Descriptor::from_le_bytes(rd));
+        let Some(n) = shape.bytes(&td, &rd) else {
+            stop = true;
+            break;
+        };
+        if n > 0 {
+            let src = Segment {
+                addr: td.as_tx().buf_ptr,
+                len: n,
+            };
+            let dst = Segment {
+                addr: rd.as_rx().buf1_ptr,
+                len: n,
+            };
+            let (Some(s), Some(d)) = (
+                inside(from_len, from_base, src),
+                inside(to_len, to_base, dst),
+            ) else {
+                stop = true;
+                break;
+            };
+            if !join_or_add(plan, (&mut len, &mut last), &s, d.start) {
+                // Full: this packet starts the next plan.
+                break;
+            }
+        }
+        flagged |= shape.requests(&td, &rd);
+        bytes += n;
+        packets += 1;
+    }
+    stop |= packets == 0 || packets >= room;
+    if let Some(prev) = len.checked_sub(1).and_then(|i| plan.copies.get_mut(i)) {
+        *prev = last;
+    }
+    // `packets` is at most a lap, below `u32::MAX`.
+    let step = u32::try_from(packets).unwrap_or(u32::MAX);
+    *pos = (pos.0.advanced(step, slots.0), pos.1.advanced(step, slots.1));
+    (plan.len, plan.packets, plan.bytes, plan.flagged) = (len, packets, bytes, flagged);
+    stop
+}
+
+/// Adds source `s` copied to destination offset `d` to the plan: it extends the pending copy
+/// `last` when both ranges follow on from it, else `last` is stored and `s` becomes the
+/// pending one. `false` (nothing changed) when the plan is full.
+#[inline(always)]
+fn join_or_add(
+    plan: &mut Plan,
+    (len, last): (&mut usize, &mut (usize, usize, usize)),
+    s: &Range<usize>,
+    d: usize,
+) -> bool {
+    let (ps, pe, pd) = *last;
+    if *len > 0 && pe == s.start && pd + (pe - ps) == d {
+        last.1 = s.end;
+    } else if *len < PLAN {
+        if let Some(prev) = len.checked_sub(1).and_then(|i| plan.copies.get_mut(i)) {
+            *prev = *last;
+        }
+        *last = (s.start, s.end, d);
+        *len += 1;
+    } else {
+        return false;
+    }
+    true
+}
+
+/// The bytes of `ring` from slot `index` to the end of its lap of `slots` slots, as far as
+/// they hold whole descriptors.
+#[inline(always)]
+fn lap(ring: &[u8], index: u32, slots: u32) -> &[u8] {
+    let from = (index as usize).saturating_mul(DESC_BYTES);
+    let left = (slots.saturating_sub(index) as usize).saturating_mul(DESC_BYTES);
+    let rest = ring.get(from..).unwrap_or_default();
+    rest.get(..left.min(rest.len() / DESC_BYTES * DESC_BYTES))
+        .unwrap_or_default()
 }
 
 /// Copies the pending `from[ps..pe]` to `to[pd..]` and raises the write mark over it (nothing

@@ -13,12 +13,11 @@ const SPAN: usize = TTT_IN_UNIT.end - TTT_IN_UNIT.start;
 const _: () = assert!(SPAN % 4 == 0 && SPAN <= TTT_IN_UNIT.start);
 
 /// `(unit, offset in gen_ex)` of BAR offset `off` when it is a 4-byte aligned TTT register of
-/// a unit whose revision has the TTT; `None` otherwise. A unit's register file wins: an
-/// offset inside any unit's window (units placed closer than the TTT's end) is never a TTT's.
-pub(crate) fn locate(m: &Model, off: usize) -> Option<(usize, usize)> {
-    if m.locate(off).is_some() {
-        return None;
-    }
+/// a unit whose revision has the TTT; `None` otherwise. For an offset the caller has already
+/// found outside every unit's register file ([`Model::locate`]): a unit's register file wins
+/// (an offset inside any unit's window, units placed closer than the TTT's end, is never a
+/// TTT's), and the register window's hot path asks the model once, not twice.
+pub(crate) fn past_units(m: &Model, off: usize) -> Option<(usize, usize)> {
     // An offset in a unit's TTT range, moved down by the span, lands inside the same unit's
     // register file, which the model can locate.
     let at = m.locate(off.checked_sub(SPAN)?)?;

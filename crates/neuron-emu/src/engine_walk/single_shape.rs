@@ -1,0 +1,187 @@
+//! [`single`](super::single)'s test of a descriptor pair, compiled once for a lap of both
+//! rings: the walk rules and the expected ring ids folded into masks over the `len_ctrl`
+//! words, so a run of single packets tests each pair with two masked compares and two
+//! length decodes instead of re-reading every rule per packet.
+//!
+//! Bit positions come from the typed fields of `udma_desc` (`reference/udma-bitfields.tsv`),
+//! never restated here.
+
+use udma_desc::{Descriptor, MAX_TRANSFER_BYTES, MetaCtrl, RingId, RxLenCtrl, TxDesc, TxLenCtrl};
+
+use super::WalkRules;
+
+/// The pair test of [`single`](super::single) under fixed rules and ring ids.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SingleShape {
+    /// TX `len_ctrl` bits the test reads: FIRST, LAST, META, and RING_ID when checked.
+    tx_mask: u32,
+    /// Their required values: FIRST | LAST, no META, the lap's ring id. A value outside
+    /// `tx_mask` when the rules allow no data descriptor at all: no pair matches.
+    tx_want: u32,
+    /// RX `len_ctrl` RING_ID when checked (else nothing).
+    rx_mask: u32,
+    /// The lap's RX ring id.
+    rx_want: u32,
+    /// Bytes of a length field of 0 (`m2s.cfg_len` ENCODE_64K: 65,536, else 0).
+    zero_len: u64,
+    /// `m2s.cfg_len` MAX_PKT_SIZE.
+    max_bytes: u64,
+}
+
+/// Every bit of the ring id field.
+const RING_ID_FIELD: RingId = RingId::from_bits(RingId::MAX as u32);
+
+/// The ring id field of TX `len_ctrl`.
+const TX_RING: u32 = TxLenCtrl::from_bits(0)
+    .with_ring_id(RING_ID_FIELD)
+    .into_bits();
+/// The ring id field of RX `len_ctrl`.
+const RX_RING: u32 = RxLenCtrl::from_bits(0)
+    .with_ring_id(RING_ID_FIELD)
+    .into_bits();
+
+/// Ring id `id` in place in a control word whose ring id field is `field`.
+#[inline(always)]
+const fn id_bits(id: RingId, field: u32) -> u32 {
+    (id.get() as u32) << field.trailing_zeros()
+}
+
+/// The TX `len_ctrl` bits that frame a single-descriptor packet.
+const TX_FRAME: u32 = TxLenCtrl::from_bits(0)
+    .with_first(true)
+    .with_last(true)
+    .with_meta(true)
+    .into_bits();
+
+impl SingleShape {
+    /// The test for packets whose TX descriptor sits on a lap of ring id `tx_id` and RX
+    /// descriptor on one of `rx_id`.
+    #[inline]
+    pub(crate) fn new(rules: &WalkRules, tx_id: RingId, rx_id: RingId) -> Self {
+        let tx_mask = TX_FRAME | if rules.check_tx_ring_id { TX_RING } else { 0 };
+        let tx_want = (TxLenCtrl::COPY_FLAGS.into_bits() | id_bits(tx_id, TX_RING)) & tx_mask;
+        let rx_mask = if rules.check_rx_ring_id { RX_RING } else { 0 };
+        Self {
+            tx_mask,
+            // `!tx_mask` has bits `tx_mask` clears from every word: never equal.
+            tx_want: if rules.max_descs_per_packet >= 1 {
+                tx_want
+            } else {
+                !tx_mask
+            },
+            rx_mask,
+            rx_want: id_bits(rx_id, RX_RING) & rx_mask,
+            zero_len: rules.len_of(0),
+            max_bytes: rules.max_packet_bytes,
+        }
+    }
+
+    /// The packet's bytes when `tx` and `rx` make a single packet (framed, in phase, within
+    /// the size limit, the RX buffer large enough), else `None`.
+    #[inline(always)]
+    pub(crate) fn bytes(&self, tx: &Descriptor, rx: &Descriptor) -> Option<u64> {
+        let (tw, rw) = (
+            tx.as_tx().len_ctrl.into_bits(),
+            rx.as_rx().len_ctrl.into_bits(),
+        );
+        let bytes = self.len_of(tx.as_tx().len_ctrl.len());
+        let capacity = self.len_of(rx.as_rx().len_ctrl.len());
+        let ok = tw & self.tx_mask == self.tx_want
+            && rw & self.rx_mask == self.rx_want
+            && bytes <= self.max_bytes
+            && capacity >= bytes;
+        ok.then_some(bytes)
+    }
+
+    /// Whether a single packet of `tx` and `rx` asks for ordering or an interrupt: the sum
+    /// of the `ordering` and `interrupts` counts [`single`](super::single) reports is not 0
+    /// (TX DMB, INT_EN or the `meta_ctrl` write barrier; RX STRONG_ORDER_WR or INT_EN).
+    #[inline(always)]
+    pub(crate) fn requests(&self, tx: &Descriptor, rx: &Descriptor) -> bool {
+        let (t, r) = (tx.as_tx(), rx.as_rx());
+        (t.len_ctrl.into_bits() & TX_REQUESTS)
+            | (t.meta_ctrl.into_bits() & META_REQUESTS)
+            | (r.len_ctrl.into_bits() & RX_REQUESTS)
+            != 0
+    }
+
+    /// [`WalkRules::len_of`] with the rule folded in.
+    #[inline(always)]
+    fn len_of(&self, field: u16) -> u64 {
+        match field {
+            0 => self.zero_len,
+            n => u64::from(n),
+        }
+    }
+}
+
+/// TX `len_ctrl` bits that ask for ordering or an interrupt.
+const TX_REQUESTS: u32 = TxLenCtrl::from_bits(0)
+    .with_dmb(true)
+    .with_int_en(true)
+    .into_bits();
+/// The TX `meta_ctrl` bit that asks for ordering.
+const META_REQUESTS: u32 = MetaCtrl::from_bits(0).with_write_barrier(true).into_bits();
+/// RX `len_ctrl` bits that ask for ordering or an interrupt.
+const RX_REQUESTS: u32 = RxLenCtrl::from_bits(0)
+    .with_strong_order_wr(true)
+    .with_int_en(true)
+    .into_bits();
+
+/// A TX descriptor asks for ordering: DMB in `len_ctrl`, or the `meta_ctrl` write barrier.
+#[inline(always)]
+pub(crate) fn tx_ordering(t: &TxDesc) -> bool {
+    t.len_ctrl.dmb() || t.meta_ctrl.write_barrier()
+}
+
+// The 64K encoding is the only non-zero meaning of a length field of 0.
+const _: () = assert!(MAX_TRANSFER_BYTES == 1 << 16);
+
+#[cfg(test)]
+mod tests {
+    //! The lane's mask test against `single`'s field-by-field counts, on random words.
+    use proptest::prelude::*;
+    use udma_desc::{Descriptor, TxLenCtrl};
+
+    use super::SingleShape;
+    use crate::engine_walk::{Head, RingPos, WalkRules, single};
+
+    proptest! {
+        /// The lane's flag test is what `single` counts: some ordering or interrupt count
+        /// of the packet is not 0 exactly when `requests` says so, whatever the flags.
+        #[test]
+        fn requests_are_what_single_counts(
+            tx0 in any::<u32>(),
+            tx1 in any::<u32>(),
+            rx0 in any::<u32>(),
+            ids in (0u32..4, 0u32..4),
+            checks in any::<(bool, bool, bool)>(),
+        ) {
+            // One in four TX words framed FIRST | LAST without META, so `single` takes some.
+            let framed = TxLenCtrl::from_bits(tx0).with_first(true).with_last(true).with_meta(false);
+            let tx0 = if tx0 & 3 == 0 { framed.into_bits() } else { tx0 };
+            let tx = Descriptor::from_words([tx0, tx1, 0x1000, 0]);
+            let rx = Descriptor::from_words([rx0, 0, 0x9000, 0]);
+            let rules = WalkRules {
+                encode_64k: checks.0,
+                max_packet_bytes: 0xf_ffff,
+                max_descs_per_packet: 1,
+                check_tx_ring_id: checks.1,
+                check_rx_ring_id: checks.2,
+            };
+            let id = |n: u32| udma_desc::RingId::from_bits(n);
+            let head = |desc, n| Head {
+                desc,
+                pos: RingPos { index: 0, ring_id: id(n) },
+                slots: 4,
+            };
+            let shape = SingleShape::new(&rules, id(ids.0), id(ids.1));
+            let one = single(head(tx, ids.0), head(rx, ids.1), &rules);
+            if let Some(s) = one {
+                let p = s.packet;
+                let counts = p.tx.ordering + p.tx.interrupts + p.rx.ordering + p.rx.interrupts;
+                prop_assert_eq!(shape.requests(&tx, &rx), counts != 0);
+            }
+        }
+    }
+}
