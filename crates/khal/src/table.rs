@@ -6,8 +6,9 @@
 
 /// The UDMA register table: `tables/udma-registers.tsv`, a byte-identical copy of the
 /// repository's `reference/udma-registers.tsv` kept inside the crate so the crate packages
-/// (the `registers` integration test reads this same file, and compares it with
-/// `reference/udma-registers.tsv` when the repository's copy is there).
+/// (the `registers` integration test reads this same file and compares it with
+/// `reference/udma-registers.tsv`; in a checkout, where tests run, a missing reference file
+/// fails that test).
 pub(crate) const UDMA_REGISTERS: &str = include_str!("../tables/udma-registers.tsv");
 
 /// Which column of a table row to read.

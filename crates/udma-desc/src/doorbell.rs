@@ -18,6 +18,22 @@ pub trait Doorbell {
     fn ring_tx(&self, queue: QueueId, count: u32);
 }
 
+/// Whether a start handing `rx_count` RX descriptors to the engine is refused. The 2.26.5.0
+/// kernel's doorbell helper always rings RX and refuses a count of 0 "with -1 and writes
+/// nothing" (`reference/udma-notes.md` §6, §13); a TX count of 0 is legitimate (RX
+/// descriptors posted ahead) and rings only RX. The rule's one definition:
+/// [`RingPair::copy_start`](crate::RingPair::copy_start) and `khal`'s `Udma::copy_start`
+/// both ask it.
+///
+/// ```
+/// assert!(udma_desc::start_refuses_rx_count(0));
+/// assert!(!udma_desc::start_refuses_rx_count(1));
+/// ```
+#[inline]
+pub const fn start_refuses_rx_count(rx_count: u32) -> bool {
+    rx_count == 0
+}
+
 impl<T: Doorbell + ?Sized> Doorbell for &T {
     fn ring_rx(&self, queue: QueueId, count: u32) {
         (**self).ring_rx(queue, count)

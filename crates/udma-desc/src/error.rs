@@ -95,6 +95,9 @@ pub enum Error {
         /// The ring size.
         ring_size: u32,
     },
+    /// A start with an RX count of 0, which the kernel refuses before any write
+    /// ([`start_refuses_rx_count`](crate::start_refuses_rx_count)).
+    DoorbellRxCountZero,
     /// A bulk write whose descriptor count differs from its reservation.
     ReservationMismatch {
         /// Slots reserved.
@@ -196,6 +199,7 @@ impl core::fmt::Display for Error {
             | Error::RingFull { .. }
             | Error::AckTooMany { .. }
             | Error::DoorbellCountTooLarge { .. }
+            | Error::DoorbellRxCountZero
             | Error::ReservationMismatch { .. }
             | Error::EmptyPacket
             | Error::PacketTooManyDescriptors { .. }
@@ -239,6 +243,9 @@ impl Error {
             } => write!(
                 f,
                 "{ring} doorbell count {count} above ring size {ring_size}"
+            ),
+            Error::DoorbellRxCountZero => f.write_str(
+                "RX doorbell count 0: the kernel always rings RX and refuses a start with none",
             ),
             Error::ReservationMismatch { reserved, given } => write!(
                 f,

@@ -124,7 +124,7 @@ pub use desc_ring::DescRing;
 pub use desc_store::DescStore;
 pub use descriptor::{CompletionDesc, DESC_BYTES, Decoded, Descriptor, RxDesc, TxDesc, TxMetaDesc};
 pub use direction::Direction;
-pub use doorbell::Doorbell;
+pub use doorbell::{Doorbell, start_refuses_rx_count};
 pub use error::Error;
 pub use field_spec::FieldSpec;
 pub use meta_ctrl::{MetaCtrl, SSMAE_OP_COPY};

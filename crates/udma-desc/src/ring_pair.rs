@@ -5,7 +5,7 @@ use crate::caps::PacketCaps;
 use crate::copy_run::CopyWords;
 use crate::{
     Barrier, CopyRequest, CopySource, DescRing, DescStore, Direction, Doorbell, Error,
-    MAX_TRANSFER_BYTES, QueueId, Reservation, Slot,
+    MAX_TRANSFER_BYTES, QueueId, Reservation, Slot, start_refuses_rx_count,
 };
 
 /// The slots a copy went to.
@@ -395,10 +395,10 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
 
     /// Rings the doorbells that hand `tx_count` TX and `rx_count` RX descriptors to the
     /// engine: RX first, so destinations are ready before source data reaches the stream,
-    /// then TX. Each count must be at most its ring's size. A zero count rings nothing
-    /// (TX 0 is how RX descriptors are posted ahead). The RX-count-0 rule is not checked
-    /// here but in one place, `khal::udma::Udma::copy_start`: the 2.26.5.0 kernel refuses
-    /// RX 0 with -1 and writes nothing (`udma-notes.md` §6, §13).
+    /// then TX. Each count must be at most its ring's size. An RX count of 0 is refused before
+    /// any write, as the 2.26.5.0 kernel refuses it ([`start_refuses_rx_count`], the rule's
+    /// one definition, which `khal::udma::Udma::copy_start` asks too); a TX count of 0 rings
+    /// only RX (how RX descriptors are posted ahead).
     /// The doorbell owns the barrier that makes the descriptors visible to the engine first
     /// ([`Doorbell`]: `khal`'s doorbells issue `mmio`'s DMA write barrier,
     /// `mmio::Mmio::write_barrier`, before each register write), so no fence is added here:
@@ -410,6 +410,9 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
         tx_count: u32,
         rx_count: u32,
     ) -> Result<(), Error> {
+        if start_refuses_rx_count(rx_count) {
+            return Err(Error::DoorbellRxCountZero);
+        }
         for (ring, count, size) in [
             (Direction::Tx, tx_count, self.tx.ring().size()),
             (Direction::Rx, rx_count, self.rx.ring().size()),
@@ -422,9 +425,7 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
                 });
             }
         }
-        if rx_count > 0 {
-            db.ring_rx(self.queue, rx_count);
-        }
+        db.ring_rx(self.queue, rx_count);
         if tx_count > 0 {
             db.ring_tx(self.queue, tx_count);
         }

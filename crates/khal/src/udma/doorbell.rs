@@ -43,8 +43,9 @@ impl<A: Arch, M: Mmio> Udma<A, M> {
     /// queues (the [`Doorbell`] methods below take any [`QueueId`]; this is the checked
     /// entry).
     ///
-    /// Refused before any write: an RX count of 0 (the kernel's doorbell helper refuses "a
-    /// count of 0 ... with -1 and writes nothing"; RX is always rung), and a count that does
+    /// Refused before any write: an RX count of 0 ([`udma_desc::start_refuses_rx_count`], the
+    /// rule's one definition: the kernel's doorbell helper refuses "a count of 0 ... with -1
+    /// and writes nothing"; RX is always rung), and a count that does
     /// not fit the 24-bit tail-increment field. A TX count of 0 is legitimate ("A TX count of
     /// 0 is how the caller pre-posts RX descriptors") and rings only RX; the seed's body
     /// rings TX unconditionally, the kernel skips it, and this follows the kernel. The
@@ -57,7 +58,7 @@ impl<A: Arch, M: Mmio> Udma<A, M> {
         s2m_count: u32,
     ) -> Result<(), super::UdmaError> {
         self.check_queue(q)?;
-        if s2m_count == 0 {
+        if udma_desc::start_refuses_rx_count(s2m_count) {
             return Err(super::UdmaError::DoorbellRxCountZero);
         }
         for (dir, count) in [(Dir::Rx, s2m_count), (Dir::Tx, m2s_count)] {
