@@ -209,26 +209,33 @@ fn served<A: Arch>(arch: &str, fault: FaultName) {
     );
 }
 
+/// The four faults issue 20 names, each with its golden log per generation.
+const FAULTS: [FaultName; 4] = [
+    FaultName::BusError,
+    FaultName::RingId,
+    FaultName::Timeout,
+    FaultName::QueueInitLimit,
+];
+
 #[test]
 fn another_process_inspects_a_served_queue_v2() {
-    served::<khal_sunda::Sunda>("sunda", FaultName::BusError);
+    for fault in FAULTS {
+        served::<khal_sunda::Sunda>("sunda", fault);
+    }
 }
 
 #[test]
 fn another_process_inspects_a_served_queue_v3() {
-    for fault in [
-        FaultName::BusError,
-        FaultName::RingId,
-        FaultName::Timeout,
-        FaultName::QueueInitLimit,
-    ] {
+    for fault in FAULTS {
         served::<khal_cayman::Cayman>("cayman", fault);
     }
 }
 
 #[test]
 fn another_process_inspects_a_served_queue_v4() {
-    served::<khal_mariana::Mariana>("mariana", FaultName::BusError);
+    for fault in FAULTS {
+        served::<khal_mariana::Mariana>("mariana", fault);
+    }
 }
 
 #[test]
