@@ -81,10 +81,10 @@ impl CopyWords {
         let (txw, rxw) = (self.tx[0], u64::from(self.rx[0]));
         let (sizes, other) = write_each(tx, rx, run, |t, r, q| {
             let size = q.size();
-            let len = len_field(size);
-            // One 16-byte store a descriptor (see `from_halves_one_store`).
-            *r = Descriptor::from_halves_one_store(rxw | u64::from(len), q.dst());
-            *t = Descriptor::from_halves_one_store(txw | u64::from(len), q.src());
+            // One 16-byte store a descriptor, the length put in the vector register (see
+            // `from_lo_len_one_store`; `len_field` is the same low 16 bits).
+            *r = Descriptor::from_lo_len_one_store(rxw, size, q.dst());
+            *t = Descriptor::from_lo_len_one_store(txw, size, q.src());
             (
                 size.wrapping_sub(1),
                 q.barrier_raw() | q.dst_interrupt_raw(),
