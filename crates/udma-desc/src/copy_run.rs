@@ -62,32 +62,35 @@ impl CopyWords {
         rx: &mut [Descriptor],
         run: &[Q],
     ) -> RunCheck {
-        let (mut sizes, mut barriers) = (0u32, 0u32);
-        // Two copies a step: half the loop's own work per copy.
-        let n = tx.len().min(rx.len()).min(run.len());
-        let even = n & !1;
-        let (Some((t2, t1)), Some((r2, r1)), Some((q2, q1))) = (
-            tx.get_mut(..n).map(|s| s.split_at_mut(even)),
-            rx.get_mut(..n).map(|s| s.split_at_mut(even)),
-            run.get(..n).map(|s| s.split_at(even)),
-        ) else {
-            return RunCheck { sizes, barriers };
-        };
-        let pairs = t2
-            .chunks_exact_mut(2)
-            .zip(r2.chunks_exact_mut(2))
-            .zip(q2.chunks_exact(2));
-        for ((t, r), q) in pairs {
-            for ((t, r), q) in t.iter_mut().zip(r.iter_mut()).zip(q) {
-                let (s, b) = self.put::<C, Q>(t, r, q);
-                (sizes, barriers) = (sizes | s, barriers | b);
-            }
-        }
-        for ((t, r), q) in t1.iter_mut().zip(r1.iter_mut()).zip(q1) {
-            let (s, b) = self.put::<C, Q>(t, r, q);
-            (sizes, barriers) = (sizes | s, barriers | b);
-        }
+        let (sizes, barriers) = write_each(tx, rx, run, |t, r, q| self.put::<C, Q>(t, r, q));
         RunCheck { sizes, barriers }
+    }
+
+    /// [`write`](Self::write) for a run of plain copies (no barrier, no interrupt: what a
+    /// queue that only copies sends), with the words of barrier 0 and no interrupt, and
+    /// no table lookup per copy. `None` if one request has a barrier or an interrupt (its
+    /// slots were written with the wrong words): the caller writes the run again with
+    /// `write`.
+    #[inline]
+    pub(crate) fn write_plain<Q: CopySource>(
+        &self,
+        tx: &mut [Descriptor],
+        rx: &mut [Descriptor],
+        run: &[Q],
+    ) -> Option<RunCheck> {
+        let (txw, rxw) = (self.tx[0], u64::from(self.rx[0]));
+        let (sizes, other) = write_each(tx, rx, run, |t, r, q| {
+            let size = q.size();
+            // One 16-byte store a descriptor, the length put in the vector register (see
+            // `from_lo_len_one_store`; `len_field` is the same low 16 bits).
+            *r = Descriptor::from_lo_len_one_store(rxw, size, q.dst());
+            *t = Descriptor::from_lo_len_one_store(txw, size, q.src());
+            (
+                size.wrapping_sub(1),
+                q.barrier_raw() | q.dst_interrupt_raw(),
+            )
+        });
+        (other == 0).then_some(RunCheck { sizes, barriers: 0 })
     }
 
     /// Writes the pair of `q` into `tx` and `rx` unchecked, with its barrier and interrupt,
@@ -119,4 +122,41 @@ impl CopyWords {
         let barriers = if Q::BARRIER_IN_RANGE { 0 } else { barrier };
         (size.wrapping_sub(1) | sow, barriers)
     }
+}
+
+/// Writes the pair of every request of `run` into `tx` and `rx` (the same length) with
+/// `put`, two copies a step (half the loop's own work per copy), and returns the OR of
+/// `put`'s two check words.
+#[inline(always)]
+fn write_each<Q>(
+    tx: &mut [Descriptor],
+    rx: &mut [Descriptor],
+    run: &[Q],
+    mut put: impl FnMut(&mut Descriptor, &mut Descriptor, &Q) -> (u32, u32),
+) -> (u32, u32) {
+    let (mut a, mut b) = (0u32, 0u32);
+    let n = tx.len().min(rx.len()).min(run.len());
+    let even = n & !1;
+    let (Some((t2, t1)), Some((r2, r1)), Some((q2, q1))) = (
+        tx.get_mut(..n).map(|s| s.split_at_mut(even)),
+        rx.get_mut(..n).map(|s| s.split_at_mut(even)),
+        run.get(..n).map(|s| s.split_at(even)),
+    ) else {
+        return (a, b);
+    };
+    let pairs = t2
+        .chunks_exact_mut(2)
+        .zip(r2.chunks_exact_mut(2))
+        .zip(q2.chunks_exact(2));
+    for ((t, r), q) in pairs {
+        for ((t, r), q) in t.iter_mut().zip(r.iter_mut()).zip(q) {
+            let (x, y) = put(t, r, q);
+            (a, b) = (a | x, b | y);
+        }
+    }
+    for ((t, r), q) in t1.iter_mut().zip(r1.iter_mut()).zip(q1) {
+        let (x, y) = put(t, r, q);
+        (a, b) = (a | x, b | y);
+    }
+    (a, b)
 }

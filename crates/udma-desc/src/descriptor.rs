@@ -126,6 +126,37 @@ impl Descriptor {
         }
     }
 
+    /// `from_halves_one_store(lo | u64::from(size as u16), hi)`: the 16-bit length field
+    /// taken from `size` and ORed into `lo` in the vector register (x86_64), so a batch of
+    /// copies moves no control word from a general register into a vector one (the port
+    /// that does so also does the final unpack, and bounds the batch loop). The same bytes
+    /// on every target.
+    #[inline(always)]
+    pub(crate) fn from_lo_len_one_store(lo: u64, size: u32, hi: u64) -> Self {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        {
+            use core::arch::x86_64::{
+                _mm_and_si128, _mm_cvtsi32_si128, _mm_cvtsi64_si128, _mm_or_si128,
+                _mm_unpacklo_epi64,
+            };
+            let i = |v: u64| i64::from_ne_bytes(v.to_ne_bytes());
+            let size = i32::from_ne_bytes(size.to_ne_bytes());
+            // SAFETY: these intrinsics' one requirement is SSE2, which the cfg above makes
+            // a compile-time fact (it is in the x86_64 baseline); they only build values.
+            let v = unsafe {
+                let len = _mm_and_si128(_mm_cvtsi32_si128(size), _mm_cvtsi32_si128(0xffff));
+                let lo = _mm_or_si128(_mm_cvtsi64_si128(i(lo)), len);
+                _mm_unpacklo_epi64(lo, _mm_cvtsi64_si128(i(hi)))
+            };
+            // `lo` in bytes 0-7 and `hi` in bytes 8-15, as `from_halves_one_store`.
+            zerocopy::transmute!(v)
+        }
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+        {
+            Self::from_halves(lo | u64::from(size & 0xffff), hi)
+        }
+    }
+
     /// The descriptor of control word `w0`, word 1 `w1` and a 64-bit address in words 2-3
     /// (how TX and RX data descriptors are laid out), built as two 64-bit halves so it can
     /// be stored in one go.

@@ -356,7 +356,8 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
 
     /// Writes one run of copies from TX slot `ti` and RX slot `ri` (no wrap inside),
     /// validating each request. Plain-memory stores are written in one fused pass
-    /// ([`CopyWords::write`]) that checks the requests once at the end of the run; a bad
+    /// ([`CopyWords::write_plain`], or [`CopyWords::write`] again for a run with a barrier
+    /// or an interrupt) that checks the requests once at the end of the run; a bad
     /// run is then checked request by request for the first error, as `validate` reports
     /// it. The slots it wrote are free ones (the rings have not moved), as the method's
     /// docs allow.
@@ -371,7 +372,12 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
     ) -> Result<(), Error> {
         let (txs, rxs) = (self.tx.store_mut(), self.rx.store_mut());
         if let (Some(t), Some(r)) = (txs.slots_mut(ti, run.len()), rxs.slots_mut(ri, run.len())) {
-            let check = CopyWords::new(tx_bits, rx_bits).write::<C, Q>(t, r, run);
+            let words = CopyWords::new(tx_bits, rx_bits);
+            // Plain copies first (the common case, no lookups); any other run is rewritten.
+            let check = match words.write_plain(t, r, run) {
+                Some(check) => check,
+                None => words.write::<C, Q>(t, r, run),
+            };
             if check.sizes >= MAX_TRANSFER_BYTES || check.barriers > Barrier::Sow.raw() {
                 for q in run {
                     q.request()?.validate::<C>()?;

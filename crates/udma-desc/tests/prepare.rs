@@ -625,3 +625,57 @@ fn batch_from_refuses_raw_barriers_and_names_the_first_error() {
         10
     );
 }
+
+/// A batch of plain copies (no barrier, no interrupt) takes the fused path's lookup-free
+/// words; one interrupt, one barrier or one bad size in a run sends that run back through
+/// the full words or the check. Each way, the bytes are those of single copies, across
+/// a wrap, and a bad size is refused with nothing taken.
+#[test]
+fn plain_batches_and_one_odd_copy_equal_single_copies() {
+    let plain = |n: u32| -> Vec<CopyRequest> {
+        (0..n)
+            .map(|i| CopyRequest::new(0x4000 + 64 * u64::from(i), 0x8000 + u64::from(i), 1 + i))
+            .collect()
+    };
+    let mut with_int = plain(40);
+    with_int[21] = with_int[21].with_dst_interrupt(true);
+    let mut with_barrier = plain(40);
+    with_barrier[5] = with_barrier[5].with_barrier(Barrier::Dmb);
+    for reqs in [plain(40), with_int, with_barrier] {
+        let mut single = pair(64);
+        let (mut tx, mut rx) = (
+            vec![udma_desc::Descriptor::ZERO; 64],
+            vec![udma_desc::Descriptor::ZERO; 64],
+        );
+        let mut batch = mem_pair(&mut tx, &mut rx);
+        single.copy_prepare_batch::<V3>(&plain(40)).unwrap();
+        single.ack(40).unwrap();
+        batch.copy_prepare_batch::<V3>(&plain(40)).unwrap();
+        batch.ack(40).unwrap();
+        for r in &reqs {
+            single.copy_prepare_one::<V3>(r).unwrap();
+        }
+        batch.copy_prepare_batch::<V3>(&reqs).unwrap();
+        for i in 0..64 {
+            assert_eq!(
+                batch.tx().load(i).unwrap(),
+                single.tx().load(i).unwrap(),
+                "TX {i}"
+            );
+            assert_eq!(
+                batch.rx().load(i).unwrap(),
+                single.rx().load(i).unwrap(),
+                "RX {i}"
+            );
+        }
+    }
+    let mut bad = plain(40);
+    bad[30].size = 0;
+    let (mut tx, mut rx) = (
+        vec![udma_desc::Descriptor::ZERO; 64],
+        vec![udma_desc::Descriptor::ZERO; 64],
+    );
+    let mut batch = mem_pair(&mut tx, &mut rx);
+    assert_eq!(batch.copy_prepare_batch::<V3>(&bad), Err(Error::ZeroSize));
+    assert_eq!(batch.tx().ring().next_index(), 0);
+}
