@@ -62,49 +62,32 @@ pub(crate) fn buf_copy(
     })
 }
 
-/// MEM_BUF_COPY: 32-bit sizes and offsets.
-impl BufCopyArgs for MemBufCopy {
-    fn request(&self) -> BufCopy {
-        BufCopy {
-            at: (self.mem_handle, self.offset.into()),
-            user: (self.buffer.addr(), self.size.into()),
-            to_device: self.copy_to_mem_handle != 0,
+/// [`BufCopyArgs`] for a layout whose handle, offset, buffer and size fields carry these
+/// names and whose direction flag is `$to_device`; `.into()` widens the 32-bit offset and
+/// size of MEM_BUF_COPY (the identity on the 64-bit layouts).
+macro_rules! buf_copy_args {
+    ($($layout:ty => $to_device:ident),+ $(,)?) => {$(
+        impl BufCopyArgs for $layout {
+            fn request(&self) -> BufCopy {
+                BufCopy {
+                    at: (self.mem_handle, self.offset.into()),
+                    user: (self.buffer.addr(), self.size.into()),
+                    to_device: self.$to_device != 0,
+                }
+            }
         }
-    }
+    )+};
 }
 
-/// MEM_BUF_COPY64; also MEM_BUF_ZEROCOPY64 of 2.24.7.0 ("the argument is the 40-byte
-/// mem_buf_copy64 layout ... and the size is not checked").
-impl BufCopyArgs for MemBufCopy64 {
-    fn request(&self) -> BufCopy {
-        BufCopy {
-            at: (self.mem_handle, self.offset),
-            user: (self.buffer.addr(), self.size),
-            to_device: self.copy_to_mem_handle != 0,
-        }
-    }
-}
-
-/// MEM_BUF_ZEROCOPY64 (48 bytes, 2.25.4.0-2.28.0.0): a buffer copy; the BAR4 threshold and
-/// H2T queue choice change how the driver moves the bytes, not which.
-impl BufCopyArgs for MemBufCopy64zc {
-    fn request(&self) -> BufCopy {
-        BufCopy {
-            at: (self.mem_handle, self.offset),
-            user: (self.buffer.addr(), self.size),
-            to_device: self.is_copy_to_device != 0,
-        }
-    }
-}
-
-/// MEM_BUF_ZEROCOPY64 (64 bytes, 2.29.0.0 and newer): the buffer copy. Completion entries
-/// for a non-zero `sequence_num` and the 2.30.2.0 H2T queue check are not modelled.
-impl BufCopyArgs for MemBufCopy64zcSeq {
-    fn request(&self) -> BufCopy {
-        BufCopy {
-            at: (self.mem_handle, self.offset),
-            user: (self.buffer.addr(), self.size),
-            to_device: self.is_copy_to_device != 0,
-        }
-    }
-}
+// MEM_BUF_COPY (32-bit sizes and offsets); MEM_BUF_COPY64, also MEM_BUF_ZEROCOPY64 of
+// 2.24.7.0 ("the argument is the 40-byte mem_buf_copy64 layout ... and the size is not
+// checked"); MEM_BUF_ZEROCOPY64 (48 bytes, 2.25.4.0-2.28.0.0: the BAR4 threshold and H2T
+// queue choice change how the driver moves the bytes, not which); MEM_BUF_ZEROCOPY64 (64
+// bytes, 2.29.0.0 and newer: completion entries for a non-zero `sequence_num` and the
+// 2.30.2.0 H2T queue check are not modelled).
+buf_copy_args!(
+    MemBufCopy => copy_to_mem_handle,
+    MemBufCopy64 => copy_to_mem_handle,
+    MemBufCopy64zc => is_copy_to_device,
+    MemBufCopy64zcSeq => is_copy_to_device,
+);

@@ -73,77 +73,40 @@ pub(crate) fn copy_async_ioctl<A: AsyncCopyArgs>(
     DONE
 }
 
-/// MEM_COPY (32-bit sizes and offsets; the family's only attach-checked member).
-impl MemCopyArgs for MemCopy {
-    fn request(&self) -> HandleCopy {
-        HandleCopy {
-            src: (self.src_mem_handle, self.src_offset.into()),
-            dst: (self.dst_mem_handle, self.dst_offset.into()),
-            size: self.size.into(),
+/// [`MemCopyArgs`] for layouts whose five fields carry these names; `.into()` widens the
+/// 32-bit offsets and size of the older layouts (and is the identity on the 64-bit ones).
+macro_rules! mem_copy_args {
+    ($($layout:ty),+) => {$(
+        impl MemCopyArgs for $layout {
+            fn request(&self) -> HandleCopy {
+                HandleCopy {
+                    src: (self.src_mem_handle, self.src_offset.into()),
+                    dst: (self.dst_mem_handle, self.dst_offset.into()),
+                    size: self.size.into(),
+                }
+            }
         }
-    }
+    )+};
 }
 
-/// MEM_COPY64 (40 bytes; 2.30.2.0 names this request MEM_COPY64_DEPRECATED).
-impl MemCopyArgs for MemCopy64 {
-    fn request(&self) -> HandleCopy {
-        HandleCopy {
-            src: (self.src_mem_handle, self.src_offset),
-            dst: (self.dst_mem_handle, self.dst_offset),
-            size: self.size,
-        }
-    }
-}
-
-/// MEM_COPY64_DEPRECATED (2.30.2.0): "plain synchronous copy, posts nothing".
-impl MemCopyArgs for MemCopy64Deprecated {
-    fn request(&self) -> HandleCopy {
-        HandleCopy {
-            src: (self.src_mem_handle, self.src_offset),
-            dst: (self.dst_mem_handle, self.dst_offset),
-            size: self.size,
-        }
-    }
-}
-
-/// MEM_COPY64 (56 bytes, 2.30.2.0): the synchronous copy. The driver then posts a completed
-/// entry for a non-zero `sequence_num` to "the core's default H2T async completion queue";
-/// which core is not stated, so the model posts nothing (not modelled).
-impl MemCopyArgs for MemCopy64Seq {
-    fn request(&self) -> HandleCopy {
-        HandleCopy {
-            src: (self.src_mem_handle, self.src_offset),
-            dst: (self.dst_mem_handle, self.dst_offset),
-            size: self.size,
-        }
-    }
-}
-
-/// MEM_COPY_ASYNC (32-bit sizes).
-impl MemCopyArgs for MemCopyAsync {
-    fn request(&self) -> HandleCopy {
-        HandleCopy {
-            src: (self.src_mem_handle, self.src_offset.into()),
-            dst: (self.dst_mem_handle, self.dst_offset.into()),
-            size: self.size.into(),
-        }
-    }
-}
+// MEM_COPY (32-bit sizes and offsets; the family's only attach-checked member); MEM_COPY64
+// (40 bytes; 2.30.2.0 names this request MEM_COPY64_DEPRECATED); MEM_COPY64_DEPRECATED
+// (2.30.2.0: "plain synchronous copy, posts nothing"); MEM_COPY64 (56 bytes, 2.30.2.0: the
+// driver then posts a completed entry for a non-zero `sequence_num` to "the core's default
+// H2T async completion queue"; which core is not stated, so the model posts nothing, not
+// modelled); MEM_COPY_ASYNC (32-bit sizes) and MEM_COPY_ASYNC64.
+mem_copy_args!(
+    MemCopy,
+    MemCopy64,
+    MemCopy64Deprecated,
+    MemCopy64Seq,
+    MemCopyAsync,
+    MemCopyAsync64
+);
 
 impl AsyncCopyArgs for MemCopyAsync {
     fn set_wait_handle(&mut self, slot: u32) {
         self.wait_handle = slot;
-    }
-}
-
-/// MEM_COPY_ASYNC64.
-impl MemCopyArgs for MemCopyAsync64 {
-    fn request(&self) -> HandleCopy {
-        HandleCopy {
-            src: (self.src_mem_handle, self.src_offset),
-            dst: (self.dst_mem_handle, self.dst_offset),
-            size: self.size,
-        }
     }
 }
 
