@@ -26,6 +26,18 @@ pub(crate) struct SingleShape {
     zero_len: u64,
     /// `m2s.cfg_len` MAX_PKT_SIZE.
     max_bytes: u64,
+    /// [`plain`](Self::plain)'s TX test over `len_ctrl | meta_ctrl << 32`: `tx_mask` and the
+    /// request bits of both words.
+    plain_tx_mask: u64,
+    /// Its required value: `tx_want`, no request (all ones when no pair matches).
+    plain_tx_want: u64,
+    /// [`plain`](Self::plain)'s RX test: `rx_mask` and the RX request bits.
+    plain_rx_mask: u32,
+    /// Its required value: `rx_want`, no request.
+    plain_rx_want: u32,
+    /// The largest length field [`plain`](Self::plain) takes: MAX_PKT_SIZE, at most 65,535
+    /// (a field of 0 is left to [`bytes`](Self::bytes)).
+    plain_max: u32,
 }
 
 /// Every bit of the ring id field.
@@ -61,19 +73,53 @@ impl SingleShape {
         let tx_mask = TX_FRAME | if rules.check_tx_ring_id { TX_RING } else { 0 };
         let tx_want = (TxLenCtrl::COPY_FLAGS.into_bits() | id_bits(tx_id, TX_RING)) & tx_mask;
         let rx_mask = if rules.check_rx_ring_id { RX_RING } else { 0 };
+        let takes_data = rules.max_descs_per_packet >= 1;
+        let rx_want = id_bits(rx_id, RX_RING) & rx_mask;
         Self {
             tx_mask,
             // `!tx_mask` has bits `tx_mask` clears from every word: never equal.
-            tx_want: if rules.max_descs_per_packet >= 1 {
-                tx_want
-            } else {
-                !tx_mask
-            },
+            tx_want: if takes_data { tx_want } else { !tx_mask },
             rx_mask,
-            rx_want: id_bits(rx_id, RX_RING) & rx_mask,
+            rx_want,
             zero_len: rules.len_of(0),
             max_bytes: rules.max_packet_bytes,
+            plain_tx_mask: u64::from(tx_mask | TX_REQUESTS) | u64::from(META_REQUESTS) << 32,
+            // All ones has bits outside the mask: never equal.
+            plain_tx_want: if takes_data {
+                u64::from(tx_want)
+            } else {
+                u64::MAX
+            },
+            plain_rx_mask: rx_mask | RX_REQUESTS,
+            plain_rx_want: rx_want,
+            plain_max: u32::try_from(rules.max_packet_bytes)
+                .unwrap_or(u32::MAX)
+                .min(u32::from(u16::MAX)),
         }
+    }
+
+    /// The packet's bytes, `1..=65535`, when `tx` and `rx` make a single packet that asks
+    /// for neither ordering nor an interrupt and whose length fields are not 0: then
+    /// [`bytes`](Self::bytes) is the same and [`requests`](Self::requests) false. `None`
+    /// says nothing: the pair is for [`bytes`](Self::bytes) to judge.
+    ///
+    /// The lane's test for nearly every packet: one masked compare per descriptor (its
+    /// frame, ring id and requests at once) and the two lengths, no 64K case.
+    #[inline(always)]
+    pub(crate) fn plain(&self, tx: &Descriptor, rx: &Descriptor) -> Option<u32> {
+        let [tw, meta, ..] = tx.words();
+        let rw = rx.words()[0];
+        let tx_word = u64::from(tw) | u64::from(meta) << 32;
+        let (bytes, capacity) = (
+            u32::from(tx.as_tx().len_ctrl.len()),
+            u32::from(rx.as_rx().len_ctrl.len()),
+        );
+        let ok = tx_word & self.plain_tx_mask == self.plain_tx_want
+            && rw & self.plain_rx_mask == self.plain_rx_want
+            // 1..=plain_max: a field of 0 wraps to u32::MAX.
+            && bytes.wrapping_sub(1) < self.plain_max
+            && capacity >= bytes;
+        ok.then_some(bytes)
     }
 
     /// The packet's bytes when `tx` and `rx` make a single packet (framed, in phase, within
@@ -183,5 +229,69 @@ mod tests {
                 prop_assert_eq!(shape.requests(&tx, &rx), counts != 0);
             }
         }
+
+        /// `plain` takes a pair only when `bytes` takes it with the same length and
+        /// `requests` finds nothing: the lane's fast test never disagrees with the exact one.
+        #[test]
+        fn plain_agrees_with_the_exact_test(
+            tx0 in any::<u32>(),
+            tx1 in any::<u32>(),
+            rx0 in any::<u32>(),
+            ids in (0u32..4, 0u32..4),
+            checks in any::<(bool, bool, bool)>(),
+            limits in (0u64..0x2_0000, 0u32..2),
+        ) {
+            // Most TX words framed as a plain copy (FIRST | LAST, no META, no DMB or INT_EN,
+            // no write barrier), so `plain` takes some.
+            let framed = TxLenCtrl::from_bits(tx0)
+                .with_first(true).with_last(true).with_meta(false)
+                .with_dmb(false).with_int_en(false);
+            let (tx0, tx1) = if tx0 & 3 != 0 { (framed.into_bits(), 0) } else { (tx0, tx1) };
+            let rx0 = if rx0 & 1 != 0 { rx0 & 0x0300_ffff } else { rx0 };
+            let tx = Descriptor::from_words([tx0, tx1, 0x1000, 0]);
+            let rx = Descriptor::from_words([rx0, 0, 0x9000, 0]);
+            let rules = WalkRules {
+                encode_64k: checks.0,
+                max_packet_bytes: limits.0,
+                max_descs_per_packet: limits.1,
+                check_tx_ring_id: checks.1,
+                check_rx_ring_id: checks.2,
+            };
+            let id = udma_desc::RingId::from_bits;
+            let shape = SingleShape::new(&rules, id(ids.0), id(ids.1));
+            if let Some(n) = shape.plain(&tx, &rx) {
+                prop_assert!((1..=0xffff).contains(&n));
+                prop_assert_eq!(shape.bytes(&tx, &rx), Some(u64::from(n)));
+                prop_assert!(!shape.requests(&tx, &rx));
+            }
+        }
+    }
+
+    /// The pair the copy path builds (seed 004 §1 `al_udma_m2m_copy_prepare_one`, bytes from
+    /// `udma_desc`) is one `plain` takes, on its lap's ring ids, with its length.
+    #[test]
+    fn a_built_copy_pair_is_plain() {
+        let rules = WalkRules {
+            encode_64k: true,
+            max_packet_bytes: 0x1_0000,
+            max_descs_per_packet: 1,
+            check_tx_ring_id: true,
+            check_rx_ring_id: true,
+        };
+        let id = udma_desc::RingId::from_bits;
+        let req = udma_desc::CopyRequest::new(0x1000, 0x9000, 4096);
+        type V2 = khal_sunda::Sunda;
+        let pair = udma_desc::build_copy_pair::<V2>(id(2), id(2), &req).unwrap();
+        let shape = SingleShape::new(&rules, id(2), id(2));
+        assert_eq!(shape.plain(&pair.tx, &pair.rx), Some(4096));
+        // Another lap's ring id, or the 64K length field, is for the exact test.
+        assert_eq!(
+            SingleShape::new(&rules, id(1), id(2)).plain(&pair.tx, &pair.rx),
+            None
+        );
+        let full = udma_desc::CopyRequest::new(0x1000, 0x9000, 0x1_0000);
+        let big = udma_desc::build_copy_pair::<V2>(id(2), id(2), &full).unwrap();
+        assert_eq!(shape.plain(&big.tx, &big.rx), None);
+        assert_eq!(shape.bytes(&big.tx, &big.rx), Some(0x1_0000));
     }
 }
