@@ -71,9 +71,7 @@ pub(super) fn lane_run(
         );
         packets += walked.packets;
         flagged |= walked.flagged;
-        for &copy in plan.copies() {
-            bytes += flush(from, to, copy, &mut high);
-        }
+        bytes += copy_plan(from, to, plan.copies(), &mut high);
         if walked.stop {
             break;
         }
@@ -88,36 +86,29 @@ pub(super) fn lane_run(
     c
 }
 
-/// A planned copy: source offsets `ps..pe` to destination offset `ps + delta` (wrapping) in
-/// the lane's regions. One `delta` says both sides follow on from the previous packet.
-type Copy = (usize, usize, usize);
+/// A packet's copy: `n` bytes from source offset `s` to destination offset `d` in the lane's
+/// regions (`n` is 0 for a packet that moves nothing).
+#[derive(Clone, Copy, Default)]
+struct Copy {
+    s: usize,
+    d: usize,
+    n: usize,
+}
 
-/// The copies one walk planned, in packet order: `copies[1..=len]`. The walk writes a copy's
-/// start when it begins and its end when the next one begins (slot 0 takes the end of the
-/// empty copy a walk starts from, so that write needs no test for "none yet").
+/// The copies of the packets one walk took, in packet order (one each: joining copies that
+/// follow on from each other is [`copy_plan`]'s, so the walk carries no pending copy).
 struct Plan {
-    copies: [Copy; PLAN + 1],
+    copies: [Copy; PLAN],
     len: usize,
 }
 
-/// Copies one plan holds: enough that its walk and its copies each run in long stretches.
+/// Packets one plan holds: enough that its walk and its copies each run in long stretches.
 const PLAN: usize = 32;
-
-/// An unwritten slot.
-const NO_COPY: Copy = (0, 0, 0);
-
-/// Where the pending copy ends in the source, and its `delta`: the next packet joins it when
-/// its source starts there and its `delta` is the same.
-type Pending = (usize, usize);
-
-/// The empty copy a walk starts from: no source range starts at `usize::MAX`, so nothing
-/// joins it.
-const START: Pending = (usize::MAX, 0);
 
 impl Default for Plan {
     fn default() -> Self {
         Self {
-            copies: [NO_COPY; PLAN + 1],
+            copies: [Copy::default(); PLAN],
             len: 0,
         }
     }
@@ -127,7 +118,7 @@ impl Plan {
     /// The planned copies.
     #[inline(always)]
     fn copies(&self) -> &[Copy] {
-        self.copies.get(1..=self.len).unwrap_or_default()
+        self.copies.get(..self.len).unwrap_or_default()
     }
 }
 
@@ -153,16 +144,15 @@ struct Regions {
 /// The longest packet [`SingleShape::plain`] takes.
 const PLAIN_MAX: usize = u16::MAX as usize;
 
-/// Walks up to `room` single packets from `pos` into `plan`, at most [`PLAN`] copies and up
-/// to the end of the lap of either ring. The lane ends after it ([`Walked::stop`]) when room
+/// Walks up to `room` single packets from `pos` into `plan`, at most [`PLAN`] and up to the
+/// end of the lap of either ring. The lane ends after it ([`Walked::stop`]) when room
 /// is used up or a packet is one the lane does not take; it goes on when the plan is full or a
 /// ring wraps (the next walk tests the next lap's ring id).
 ///
 /// Each pair is tested by [`SingleShape::plain`] (one masked compare a descriptor) and its
 /// ranges by one compare a side against its region less the longest plain packet; a pair that
-/// fails either goes to the exact test ([`exact_step`]), which decides. Packets whose source
-/// and destination both follow on from the pending copy join it (a long copy cut into
-/// descriptors, as the driver-style path posts it, becomes one copy).
+/// fails either goes to the exact test ([`exact_step`]), which decides. Each packet's copy
+/// takes one slot: the loop carries nothing from one packet to the next but the count.
 #[inline(always)]
 fn plan_copies(
     (t, r): (&[u8], &[u8]),
@@ -179,12 +169,15 @@ fn plan_copies(
         regions.from_len.saturating_sub(PLAIN_MAX) as u64,
         regions.to_len.saturating_sub(PLAIN_MAX) as u64,
     );
-    let (mut pending, mut len) = (START, 0usize);
-    let (mut packets, mut flagged, mut stop) = (0u64, false, false);
+    let (mut len, mut flagged, mut stop) = (0usize, false, false);
     for (td, rd) in tx_lap
         .chunks_exact(DESC_BYTES)
         .zip(rx_lap.chunks_exact(DESC_BYTES))
     {
+        if len >= PLAN {
+            // Full: this packet starts the next plan.
+            break;
+        }
         let (Ok(td), Ok(rd)) = (
             <[u8; DESC_BYTES]>::try_from(td),
             <[u8; DESC_BYTES]>::try_from(rd),
@@ -197,31 +190,31 @@ fn plan_copies(
             td.as_tx().buf_ptr.wrapping_sub(regions.from_base),
             rd.as_rx().buf1_ptr.wrapping_sub(regions.to_base),
         );
-        let ((s, d), n, asks) = match shape.plain(&td, &rd) {
+        let copy = match shape.plain(&td, &rd) {
             // Below a region's length: the offsets fit usize.
-            Some(n) if s < src_lim && d < dst_lim => ((s as usize, d as usize), n as usize, false),
+            Some(n) if s < src_lim && d < dst_lim => Copy {
+                s: s as usize,
+                d: d as usize,
+                n: n as usize,
+            },
             _ => match exact_step(&shape, (&td, &rd), regions) {
-                Exact::Copy(at, n, asks) => (at, n, asks),
-                Exact::Empty(asks) => {
-                    (packets, flagged) = (packets + 1, flagged | asks);
-                    continue;
+                Some((copy, asks)) => {
+                    flagged |= asks;
+                    copy
                 }
-                Exact::Stop => {
+                None => {
                     stop = true;
                     break;
                 }
             },
         };
-        if !join_or_start(plan, (&mut pending, &mut len), (s, d), n) {
-            // Full: this packet starts the next plan.
-            break;
+        if let Some(slot) = plan.copies.get_mut(len) {
+            *slot = copy;
         }
-        (packets, flagged) = (packets + 1, flagged | asks);
-    }
-    if let Some(slot) = plan.copies.get_mut(len) {
-        slot.1 = pending.0;
+        len += 1;
     }
     plan.len = len;
+    let packets = len as u64;
     // `packets` is at most a lap, below `u32::MAX`.
     let step = u32::try_from(packets).unwrap_or(u32::MAX);
     *pos = (pos.0.advanced(step, slots.0), pos.1.advanced(step, slots.1));
@@ -253,63 +246,22 @@ fn laps<'a>(
     )
 }
 
-/// Adds a copy of `n` bytes from source offset `s` to destination offset `d`: it extends the
-/// pending copy when both ranges follow on from it, else the pending copy's end and this
-/// copy's start are written and this one becomes the pending one. `false` (nothing changed)
-/// when the plan has no room for another copy.
-#[inline(always)]
-fn join_or_start(
-    plan: &mut Plan,
-    (pending, len): (&mut Pending, &mut usize),
-    (s, d): (usize, usize),
-    n: usize,
-) -> bool {
-    let delta = d.wrapping_sub(s);
-    if pending.0 == s && pending.1 == delta {
-        pending.0 = s + n;
-        return true;
-    }
-    if *len >= PLAN {
-        return false;
-    }
-    if let Some(prev) = plan.copies.get_mut(*len) {
-        prev.1 = pending.0;
-    }
-    *len += 1;
-    if let Some(next) = plan.copies.get_mut(*len) {
-        (next.0, next.2) = (s, delta);
-    }
-    *pending = (s + n, delta);
-    true
-}
-
-/// What the exact test made of a packet.
-enum Exact {
-    /// A copy of `n` bytes between offsets `(s, d)` in the regions; whether it asks for
-    /// ordering or an interrupt.
-    Copy((usize, usize), usize, bool),
-    /// A packet that moves nothing; whether it asks for ordering or an interrupt.
-    Empty(bool),
-    /// Not a single packet, or a range outside its region: the lane ends before it.
-    Stop,
-}
-
 /// One packet [`SingleShape::plain`] or its range test left out, judged by the exact test
-/// ([`SingleShape::bytes`], the ranges wholly inside their regions, any request noted). Out
-/// of line, with no access to the walk's state, so that state stays in registers.
+/// ([`SingleShape::bytes`], the ranges wholly inside their regions): its copy and whether it
+/// asks for ordering or an interrupt, or `None` when the lane ends before it (not a single
+/// packet, or a range outside its region). Out of line, with no access to the walk's state,
+/// so that state stays in registers.
 #[cold]
 #[inline(never)]
 fn exact_step(
     shape: &SingleShape,
     (td, rd): (&Descriptor, &Descriptor),
     regions: Regions,
-) -> Exact {
-    let Some(n) = shape.bytes(td, rd) else {
-        return Exact::Stop;
-    };
+) -> Option<(Copy, bool)> {
+    let n = shape.bytes(td, rd)?;
     let asks = shape.requests(td, rd);
     if n == 0 {
-        return Exact::Empty(asks);
+        return Some((Copy::default(), asks));
     }
     let src = Segment {
         addr: td.as_tx().buf_ptr,
@@ -319,13 +271,18 @@ fn exact_step(
         addr: rd.as_rx().buf1_ptr,
         len: n,
     };
-    match (
-        inside(regions.from_len, regions.from_base, src),
-        inside(regions.to_len, regions.to_base, dst),
-    ) {
-        (Some(s), Some(d)) => Exact::Copy((s.start, d.start), s.len(), asks),
-        _ => Exact::Stop,
-    }
+    let (s, d) = (
+        inside(regions.from_len, regions.from_base, src)?,
+        inside(regions.to_len, regions.to_base, dst)?,
+    );
+    Some((
+        Copy {
+            s: s.start,
+            d: d.start,
+            n: s.len(),
+        },
+        asks,
+    ))
 }
 
 /// The bytes of `ring` from slot `index` to the end of its lap of `slots` slots, as far as
@@ -339,17 +296,38 @@ fn lap(ring: &[u8], index: u32, slots: u32) -> &[u8] {
         .unwrap_or_default()
 }
 
-/// Copies the planned `from[ps..pe]` to `to[ps + delta..]`, raises the write mark over it and
-/// says how many bytes it moved (the ranges were checked inside their regions).
+/// Makes a plan's copies in order, each run of copies whose source and destination both
+/// follow on from the previous one as one copy (a long copy cut into descriptors, as the
+/// driver-style path posts it); raises the write mark over them and says how many bytes
+/// they moved.
 #[inline(always)]
-fn flush(from: &[u8], to: &mut [u8], (ps, pe, delta): Copy, high: &mut usize) -> u64 {
-    // Planned inside their regions: `ps <= pe`, and both ends are offsets, far from overflow.
-    let (pd, end) = (ps.wrapping_add(delta), pe.wrapping_add(delta));
-    if let (Some(bytes), Some(into)) = (from.get(ps..pe), to.get_mut(pd..end)) {
-        into.copy_from_slice(bytes);
-        *high = (*high).max(end);
+fn copy_plan(from: &[u8], to: &mut [u8], copies: &[Copy], high: &mut usize) -> u64 {
+    let Some((first, rest)) = copies.split_first() else {
+        return 0;
+    };
+    let (mut run, mut bytes) = (*first, 0);
+    for c in rest {
+        if c.s == run.s + run.n && c.d == run.d + run.n {
+            run.n += c.n;
+        } else {
+            bytes += copy_one(from, to, run, high);
+            run = *c;
+        }
     }
-    pe.wrapping_sub(ps) as u64
+    bytes + copy_one(from, to, run, high)
+}
+
+/// Copies `from[s..s + n]` to `to[d..d + n]` and raises the write mark over it (the walk
+/// planned both inside their regions); the bytes it moved.
+#[inline(always)]
+fn copy_one(from: &[u8], to: &mut [u8], c: Copy, high: &mut usize) -> u64 {
+    // Offsets inside regions: far from overflow.
+    let (se, de) = (c.s.wrapping_add(c.n), c.d.wrapping_add(c.n));
+    if let (Some(bytes), Some(into)) = (from.get(c.s..se), to.get_mut(c.d..de)) {
+        into.copy_from_slice(bytes);
+        *high = (*high).max(de);
+    }
+    c.n as u64
 }
 
 /// The full tally of `packets` single packets from heads `start`, walked again (a lane that
