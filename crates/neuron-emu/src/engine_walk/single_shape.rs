@@ -192,6 +192,21 @@ mod tests {
     use super::SingleShape;
     use crate::engine_walk::{Head, RingPos, WalkRules, single};
 
+    /// Walk rules: 64K encoding and both ring id checks as `checks`, the two limits.
+    fn rules(
+        (encode_64k, tx_id, rx_id): (bool, bool, bool),
+        max_bytes: u64,
+        max_descs: u32,
+    ) -> WalkRules {
+        WalkRules {
+            encode_64k,
+            max_packet_bytes: max_bytes,
+            max_descs_per_packet: max_descs,
+            check_tx_ring_id: tx_id,
+            check_rx_ring_id: rx_id,
+        }
+    }
+
     proptest! {
         /// The lane's flag test is what `single` counts: some ordering or interrupt count
         /// of the packet is not 0 exactly when `requests` says so, whatever the flags.
@@ -208,13 +223,7 @@ mod tests {
             let tx0 = if tx0 & 3 == 0 { framed.into_bits() } else { tx0 };
             let tx = Descriptor::from_words([tx0, tx1, 0x1000, 0]);
             let rx = Descriptor::from_words([rx0, 0, 0x9000, 0]);
-            let rules = WalkRules {
-                encode_64k: checks.0,
-                max_packet_bytes: 0xf_ffff,
-                max_descs_per_packet: 1,
-                check_tx_ring_id: checks.1,
-                check_rx_ring_id: checks.2,
-            };
+            let rules = rules(checks, 0xf_ffff, 1);
             let id = |n: u32| udma_desc::RingId::from_bits(n);
             let head = |desc, n| Head {
                 desc,
@@ -250,13 +259,7 @@ mod tests {
             let rx0 = if rx0 & 1 != 0 { rx0 & 0x0300_ffff } else { rx0 };
             let tx = Descriptor::from_words([tx0, tx1, 0x1000, 0]);
             let rx = Descriptor::from_words([rx0, 0, 0x9000, 0]);
-            let rules = WalkRules {
-                encode_64k: checks.0,
-                max_packet_bytes: limits.0,
-                max_descs_per_packet: limits.1,
-                check_tx_ring_id: checks.1,
-                check_rx_ring_id: checks.2,
-            };
+            let rules = rules(checks, limits.0, limits.1);
             let id = udma_desc::RingId::from_bits;
             let shape = SingleShape::new(&rules, id(ids.0), id(ids.1));
             if let Some(n) = shape.plain(&tx, &rx) {
@@ -271,13 +274,7 @@ mod tests {
     /// `udma_desc`) is one `plain` takes, on its lap's ring ids, with its length.
     #[test]
     fn a_built_copy_pair_is_plain() {
-        let rules = WalkRules {
-            encode_64k: true,
-            max_packet_bytes: 0x1_0000,
-            max_descs_per_packet: 1,
-            check_tx_ring_id: true,
-            check_rx_ring_id: true,
-        };
+        let rules = rules((true, true, true), 0x1_0000, 1);
         let id = udma_desc::RingId::from_bits;
         let req = udma_desc::CopyRequest::new(0x1000, 0x9000, 4096);
         type V2 = khal_sunda::Sunda;
