@@ -49,13 +49,14 @@ pub struct CopyBatch {
 /// ```
 ///
 /// The pair keeps the producer's copy of the room (as single-producer rings that run at
-/// memory speed do: rtrb, DPDK's `rte_ring`, crossbeam's `ArrayQueue`), as the slot up to
-/// which both rings are known to be free. It is kept only while the two rings are *in
-/// step* — the same size, the same next slot and the same ring id, which is where a queue
-/// that only copies stays, one TX and one RX slot per copy — so that
+/// memory speed do: rtrb, DPDK's `rte_ring`, crossbeam's `ArrayQueue`), as the count of
+/// copies both rings are known to have room for. It is kept only while the two rings are
+/// *in step* — the same size, the same next slot and the same ring id, which is where a
+/// queue that only copies stays, one TX and one RX slot per copy — so that
 /// [`copy_prepare_one`](Self::copy_prepare_one) moves both rings with one cursor and
-/// compares it with one limit (no count to store per copy). When the cursor reaches the
-/// limit it looks at both rings' completion indices again.
+/// counts one budget down (0 means "look": one compare, where a limit slot that may be
+/// absent took two). When the budget runs out it looks at both rings' completion indices
+/// again.
 /// Acknowledgements only ever add room, so the copy never promises a slot that is not free,
 /// and a copy is refused only after a fresh look finds a ring full, exactly when the
 /// driver's `(completion - (next + 16)) mod size` refuses it. Every other way of taking
@@ -66,9 +67,10 @@ pub struct RingPair<T, R> {
     queue: QueueId,
     tx: DescRing<T>,
     rx: DescRing<R>,
-    /// While the rings are in step: the slot both cursors may advance to before the rings
-    /// are looked at again (`next + room` mod size as of the last look). `None` otherwise.
-    limit: Option<u32>,
+    /// While the rings are in step: the copies both rings still have room for without a
+    /// fresh look (the room of the last look less the copies since). 0 otherwise, so the
+    /// next copy looks.
+    budget: u32,
 }
 
 impl<T: DescStore, R: DescStore> RingPair<T, R> {
@@ -79,7 +81,7 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
             queue,
             tx,
             rx,
-            limit: None,
+            budget: 0,
         }
     }
 
@@ -93,7 +95,7 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
     /// Slots were taken outside the copy path: the copied room may overstate, drop it.
     #[inline]
     fn forget_room(&mut self) {
-        self.limit = None;
+        self.budget = 0;
     }
 
     /// The queue both rings belong to.
@@ -184,20 +186,25 @@ impl<T: DescStore, R: DescStore> RingPair<T, R> {
         let len = req.validate::<C>()?;
         let ring = self.tx.ring();
         let (c, mask) = (ring.cursor(), ring.mask());
-        if self.limit.is_none_or(|l| l == c.next) {
-            let room = self.fresh_room()?;
-            if !self.in_step() {
-                return self.copy_apart(req, len);
+        // What is left after this copy; at 0 this copy looks afresh first.
+        let left = match self.budget.checked_sub(1) {
+            Some(left) => left,
+            None => {
+                let room = self.fresh_room()?;
+                if !self.in_step() {
+                    return self.copy_apart(req, len);
+                }
+                // A fresh look finds room for at least this copy.
+                room.wrapping_sub(1)
             }
-            // `room < size`, so the limit is another slot.
-            self.limit = Some(c.next.wrapping_add(room) & mask);
-        }
+        };
         // In step: the TX cursor and mask are the RX ring's too.
         let pair = copy_pair_unchecked(c.ring_id, c.ring_id, req, len);
         // RX first, as the driver takes its slots; indices move only once both are written.
         self.rx.store_mut().store_slot(c.next, mask, pair.rx)?;
         self.tx.store_mut().store_slot(c.next, mask, pair.tx)?;
         // Both rings step to the same slot; the ring id moves on when it wraps to 0.
+        self.budget = left;
         let next = c.next.wrapping_add(1) & mask;
         self.rx.ring_mut().set_next(next);
         self.tx.ring_mut().set_next(next);
